@@ -1,0 +1,55 @@
+package dev.zerolayer.contracts.fallback;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The fallback policy an operator edits: tiers, tier table, fallback chains, standby clusters, thresholds, per-tier
+ * limits, resilience settings and per-API-key overrides. {@link #defaults()} is SPEC's built-in policy.
+ */
+public record PolicyDocument(
+        List<TierSpec> tiers,
+        List<TierRule> tierTable,
+        Map<String, List<String>> chains,
+        Map<String, String> standbyClusters,
+        Thresholds thresholds,
+        Map<String, TierLimits> limits,
+        Resilience resilience,
+        Map<String, PolicyOverride> apiKeyOverrides) {
+
+    public PolicyDocument {
+        tiers = tiers == null ? List.of() : List.copyOf(tiers);
+        tierTable = tierTable == null ? List.of() : List.copyOf(tierTable);
+        chains = chains == null ? Map.of() : Map.copyOf(chains);
+        standbyClusters = standbyClusters == null ? Map.of() : Map.copyOf(standbyClusters);
+        limits = limits == null ? Map.of() : Map.copyOf(limits);
+        apiKeyOverrides = apiKeyOverrides == null ? Map.of() : Map.copyOf(apiKeyOverrides);
+    }
+
+    public static PolicyDocument defaults() {
+        return new PolicyDocument(
+                List.of(
+                        new TierSpec("haiku", List.of("claude-haiku-4-5", "claude-3-5-haiku-latest", "haiku"),
+                                List.of("haiku-l4")),
+                        new TierSpec("sonnet", List.of("claude-sonnet-4-5", "claude-3-7-sonnet-latest", "sonnet"),
+                                List.of("sonnet-a100-40g")),
+                        new TierSpec("opus", List.of("claude-opus-4-1", "claude-3-opus-latest", "opus"),
+                                List.of("opus-a100-80g"))),
+                List.of(
+                        new TierRule(512, 0.30, "haiku"),
+                        new TierRule(2048, 0.60, "sonnet"),
+                        new TierRule(Integer.MAX_VALUE, 1.0, "opus")),
+                Map.of(
+                        "opus", List.of("sonnet", "haiku"),
+                        "sonnet", List.of("haiku"),
+                        "haiku", List.of("sonnet")),
+                Map.of("sonnet-a100-40g", "sonnet-standby"),
+                Thresholds.defaults(),
+                Map.of(
+                        "haiku", new TierLimits(2_000, 30_000),
+                        "sonnet", new TierLimits(4_000, 60_000),
+                        "opus", new TierLimits(8_000, 120_000)),
+                Resilience.defaults(),
+                Map.of());
+    }
+}

@@ -1,0 +1,47 @@
+package dev.zerolayer.contracts.topics;
+
+import dev.zerolayer.contracts.event.Event;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One topic of the catalogue: its name, what its key means, the event type it carries, its single writer, its readers,
+ * cleanup policy, partitions and retention.
+ */
+public record TopicSpec(
+        String name,
+        String keyMeaning,
+        Class<? extends Event> eventType,
+        String writer,
+        List<String> readers,
+        CleanupPolicy cleanupPolicy,
+        int partitions,
+        Duration retention) {
+
+    public TopicSpec {
+        readers = List.copyOf(readers);
+    }
+
+    public boolean compacted() {
+        return cleanupPolicy == CleanupPolicy.COMPACT;
+    }
+
+    /** Topic-level Kafka configs this topic is created with. */
+    public Map<String, String> kafkaConfigs() {
+        if (compacted()) {
+            return Map.of(
+                    "cleanup.policy", cleanupPolicy.kafkaValue(),
+                    "min.compaction.lag.ms", "0",
+                    "delete.retention.ms", Long.toString(Duration.ofDays(1).toMillis()));
+        }
+        return Map.of(
+                "cleanup.policy", cleanupPolicy.kafkaValue(),
+                "retention.ms", Long.toString(retention.toMillis()));
+    }
+
+    /** The dead-letter topic for poison records of this topic read by the given consumer group. */
+    public String deadLetterTopic(String consumerGroup) {
+        return Topics.deadLetterTopic(name, consumerGroup);
+    }
+}

@@ -1,0 +1,96 @@
+package dev.zerolayer.contracts.topics;
+
+import dev.zerolayer.contracts.cache.KvCacheEvent;
+import dev.zerolayer.contracts.cache.KvIndexEntry;
+import dev.zerolayer.contracts.cache.PrewarmCommand;
+import dev.zerolayer.contracts.cache.SessionEntry;
+import dev.zerolayer.contracts.complexity.ComplexityModel;
+import dev.zerolayer.contracts.fallback.FallbackAlert;
+import dev.zerolayer.contracts.fallback.FallbackPolicy;
+import dev.zerolayer.contracts.router.RoutingDecision;
+import dev.zerolayer.contracts.telemetry.NodeHealth;
+import dev.zerolayer.contracts.telemetry.NodeTelemetry;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/** The only place topic names live: every topic of SPEC section 1 with its key, event type, single writer, readers and policy. */
+public final class Topics {
+
+    public static final String ROUTER_DECISIONS = "router.decisions.v1";
+    public static final String TELEMETRY_SAMPLES = "telemetry.samples.v1";
+    public static final String TELEMETRY_NODE_HEALTH = "telemetry.node-health.v1";
+    public static final String COMPLEXITY_MODEL = "complexity.model.v1";
+    public static final String CACHE_KV_EVENTS = "cache.kv-events.v1";
+    public static final String CACHE_KV_INDEX = "cache.kv-index.v1";
+    public static final String CACHE_SESSIONS = "cache.sessions.v1";
+    public static final String CACHE_PREWARM = "cache.prewarm.v1";
+    public static final String FALLBACK_POLICY = "fallback.policy.v1";
+    public static final String FALLBACK_ALERTS = "fallback.alerts.v1";
+
+    /** Suffix of dead-letter topics: {@code <topic>.dlq.<consumer-group>}, one writer each. */
+    public static final String DEAD_LETTER_INFIX = ".dlq.";
+
+    public static final String ROUTER = "router-service";
+    public static final String TELEMETRY = "telemetry-service";
+    public static final String COMPLEXITY = "complexity-service";
+    public static final String CACHE = "cache-service";
+    public static final String FALLBACK = "fallback-service";
+    public static final String SIMULATOR = "node-simulator";
+
+    private static final Duration WEEK = Duration.ofDays(7);
+
+    public static final List<TopicSpec> ALL = List.of(
+            new TopicSpec(ROUTER_DECISIONS, "request id", RoutingDecision.class, ROUTER,
+                    List.of(TELEMETRY, COMPLEXITY, CACHE, FALLBACK), CleanupPolicy.DELETE, 6, WEEK),
+            new TopicSpec(TELEMETRY_SAMPLES, "node id", NodeTelemetry.class, SIMULATOR,
+                    List.of(TELEMETRY), CleanupPolicy.DELETE, 6, Duration.ofHours(6)),
+            new TopicSpec(TELEMETRY_NODE_HEALTH, "node id", NodeHealth.class, TELEMETRY,
+                    List.of(ROUTER, CACHE), CleanupPolicy.COMPACT, 3, WEEK),
+            new TopicSpec(COMPLEXITY_MODEL, "\"active\"", ComplexityModel.class, COMPLEXITY,
+                    List.of(ROUTER), CleanupPolicy.COMPACT, 1, WEEK),
+            new TopicSpec(CACHE_KV_EVENTS, "node id", KvCacheEvent.class, SIMULATOR,
+                    List.of(CACHE), CleanupPolicy.DELETE, 6, Duration.ofDays(1)),
+            new TopicSpec(CACHE_KV_INDEX, "block hash (unsigned decimal)", KvIndexEntry.class, CACHE,
+                    List.of(ROUTER), CleanupPolicy.COMPACT, 6, WEEK),
+            new TopicSpec(CACHE_SESSIONS, "session hash", SessionEntry.class, CACHE,
+                    List.of(ROUTER), CleanupPolicy.COMPACT, 3, WEEK),
+            new TopicSpec(CACHE_PREWARM, "node id", PrewarmCommand.class, CACHE,
+                    List.of(SIMULATOR), CleanupPolicy.DELETE, 3, Duration.ofHours(1)),
+            new TopicSpec(FALLBACK_POLICY, "\"active\"", FallbackPolicy.class, FALLBACK,
+                    List.of(ROUTER, TELEMETRY), CleanupPolicy.COMPACT, 1, WEEK),
+            new TopicSpec(FALLBACK_ALERTS, "scope (tier:NAME or apiKey:ID)", FallbackAlert.class, FALLBACK,
+                    List.of(), CleanupPolicy.DELETE, 1, Duration.ofDays(30)));
+
+    private Topics() {
+    }
+
+    public static Optional<TopicSpec> find(String name) {
+        return ALL.stream().filter(spec -> spec.name().equals(name)).findFirst();
+    }
+
+    public static TopicSpec spec(String name) {
+        return find(name).orElseThrow(() -> new IllegalArgumentException("unknown topic " + name));
+    }
+
+    /** The topics the given service reads. */
+    public static List<TopicSpec> readBy(String service) {
+        return ALL.stream().filter(spec -> spec.readers().contains(service)).toList();
+    }
+
+    /** The topics the given service writes. */
+    public static List<TopicSpec> writtenBy(String service) {
+        return ALL.stream().filter(spec -> spec.writer().equals(service)).toList();
+    }
+
+    public static String deadLetterTopic(String topic, String consumerGroup) {
+        return topic + DEAD_LETTER_INFIX + consumerGroup;
+    }
+
+    /** The dead-letter topic spec of a topic for one consumer group: a plain delete topic kept for a week. */
+    public static TopicSpec deadLetterSpec(String topic, String consumerGroup) {
+        TopicSpec source = spec(topic);
+        return new TopicSpec(deadLetterTopic(topic, consumerGroup), source.keyMeaning(), source.eventType(),
+                consumerGroup, List.of(), CleanupPolicy.DELETE, 1, WEEK);
+    }
+}

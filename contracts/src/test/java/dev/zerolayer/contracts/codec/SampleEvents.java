@@ -1,0 +1,64 @@
+package dev.zerolayer.contracts.codec;
+
+import dev.zerolayer.contracts.cache.KvCacheEvent;
+import dev.zerolayer.contracts.cache.KvEventType;
+import dev.zerolayer.contracts.cache.KvIndexEntry;
+import dev.zerolayer.contracts.cache.PrewarmCommand;
+import dev.zerolayer.contracts.cache.SessionEntry;
+import dev.zerolayer.contracts.complexity.ComplexityModel;
+import dev.zerolayer.contracts.event.Event;
+import dev.zerolayer.contracts.fallback.FallbackAlert;
+import dev.zerolayer.contracts.fallback.FallbackPolicy;
+import dev.zerolayer.contracts.fallback.PolicyDocument;
+import dev.zerolayer.contracts.router.DecisionStatus;
+import dev.zerolayer.contracts.router.RoutingDecision;
+import dev.zerolayer.contracts.telemetry.NodeHealth;
+import dev.zerolayer.contracts.telemetry.NodeRegistration;
+import dev.zerolayer.contracts.telemetry.NodeState;
+import dev.zerolayer.contracts.telemetry.TelemetrySample;
+import dev.zerolayer.contracts.telemetry.UpstreamProtocol;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** One fixed instance of every event type, the content of the golden files. */
+final class SampleEvents {
+
+    static final Instant AT = Instant.parse("2026-11-29T12:00:00.123Z");
+
+    static final NodeRegistration REGISTRATION = new NodeRegistration("evt-reg-1", AT, 1, "sonnet-1", "sonnet",
+            "sonnet-a100-40g", null, "http://127.0.0.1:18101", UpstreamProtocol.ANTHROPIC, "claude-sonnet-4-5", 16,
+            "4xA100-40G");
+
+    static Map<String, Event> all() {
+        Map<String, Event> events = new LinkedHashMap<>();
+        events.put("node-registration", REGISTRATION);
+        events.put("telemetry-sample", new TelemetrySample("evt-sample-1", AT, 1, "sonnet-1", 0.62, 1.5e9, 1.4e9, 0.3,
+                30_000, 10_960, 0.12, 7, 2, 0.41, false, 0));
+        events.put("node-health", new NodeHealth("evt-health-1", AT, 1, "sonnet-1", REGISTRATION, NodeState.UNAVAILABLE,
+                0.35, List.of("sm_active>0.95 for 500ms"), "gpu_bandwidth_bottleneck", 0.97, 12, 0.88, null, 40, false,
+                3));
+        events.put("routing-decision", new RoutingDecision("evt-dec-1", AT, 1, "req-7f3a", "sess-9c1e", "key-ab12",
+                "anthropic", "claude-sonnet-4-5", true, "sonnet", "sonnet-a100-40g", "sonnet-2",
+                List.of("sonnet-1", "sonnet-2"), 812, 0.52, "builtin-1", 3, List.of("tier_table", "node_score"), false,
+                null, null, true, List.of(1234567890123L, -42L), 180, 95, 3.5, 2_400, 812, 256, DecisionStatus.OK,
+                200));
+        events.put("complexity-model", new ComplexityModel("evt-model-1", AT, 1, "builtin-1", "cl100k_base", -2.1,
+                Map.of("code", 1.4, "math", 1.2)));
+        events.put("kv-cache-event", new KvCacheEvent("evt-kv-1", AT, 1, "haiku-1", 17, KvEventType.BLOCK_STORED,
+                List.of(111L, 222L), 99L, 16));
+        events.put("kv-index-entry", new KvIndexEntry("evt-idx-1", AT, 1, 222L, 111L, List.of("haiku-1", "haiku-2")));
+        events.put("session-entry", new SessionEntry("evt-sess-1", AT, 1, "sess-9c1e", "sonnet-2",
+                List.of(List.of(111L, 222L), List.of(111L, 333L)), 2));
+        events.put("prewarm-command", new PrewarmCommand("evt-pw-1", AT, 1, "sonnet-2", "sess-9c1e",
+                List.of(111L, 222L), "3 similar prompts"));
+        events.put("fallback-policy", new FallbackPolicy("evt-pol-1", AT, 1, 3, "admin", PolicyDocument.defaults()));
+        events.put("fallback-alert", new FallbackAlert("evt-alert-1", AT, 1, "tier:sonnet",
+                FallbackAlert.AlertStatus.FIRING, 0.071, 0.05, 300, AT.minusSeconds(300)));
+        return events;
+    }
+
+    private SampleEvents() {
+    }
+}
