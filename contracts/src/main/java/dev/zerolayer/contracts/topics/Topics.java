@@ -87,10 +87,10 @@ public final class Topics {
         return topic + DEAD_LETTER_INFIX + consumerGroup;
     }
 
-    /** The dead-letter topic spec of a topic for one consumer group: a plain delete topic kept for a week. */
+    /** The dead-letter topic of a topic for one consumer group: as many partitions (records keep theirs), kept a week. */
     public static TopicSpec deadLetterSpec(String topic, String consumerGroup) {
         TopicSpec source = spec(topic);
         return new TopicSpec(deadLetterTopic(topic, consumerGroup), source.keyMeaning(), source.eventType(),
-                consumerGroup, List.of(), CleanupPolicy.DELETE, 1, WEEK);
+                consumerGroup, List.of(), CleanupPolicy.DELETE, source.partitions(), WEEK);
     }
 }

@@ -1,0 +1,89 @@
+package dev.zerolayer.platform.config;
+
+import dev.zerolayer.platform.events.EventReader;
+import dev.zerolayer.platform.topics.DeferredBindingRegistrar;
+import dev.zerolayer.platform.topics.TopicGuard;
+import dev.zerolayer.platform.view.CompactedView;
+import dev.zerolayer.platform.view.ViewsHealthIndicator;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+
+/** Wires what every service shares: properties, clock, event reader, topic guard, views health, parent watchdog. */
+@AutoConfiguration
+@EnableConfigurationProperties(ZeroLayerProperties.class)
+public class PlatformAutoConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(PlatformAutoConfiguration.class);
+
+    /** Exit code of a service that refuses to run on a topic with the wrong cleanup policy (EX_CONFIG). */
+    public static final int EXIT_TOPIC_MISMATCH = 78;
+
+    @Bean
+    static DeferredBindingRegistrar deferredBindingRegistrar() {
+        return new DeferredBindingRegistrar();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    EventReader eventReader(MeterRegistry registry) {
+        return new EventReader(registry);
+    }
+
+    @Bean
+    TopicGuard topicGuard(ZeroLayerProperties properties, Environment environment, ApplicationContext context) {
+        String servers = environment.getProperty("spring.cloud.stream.kafka.binder.brokers", "127.0.0.1:9092");
+        return new TopicGuard(properties, servers, () -> {
+            int code = SpringApplication.exit(context, () -> EXIT_TOPIC_MISMATCH);
+            if (!Boolean.getBoolean("zerolayer.no-exit")) {
+                System.exit(code);
+            }
+        });
+    }
+
+    @Bean
+    ViewsHealthIndicator viewsHealthIndicator(ObjectProvider<CompactedView<?>> views) {
+        return new ViewsHealthIndicator(views.orderedStream().toList());
+    }
+
+    @Bean
+    ParentWatchdog parentWatchdog(ZeroLayerProperties properties, ConfigurableApplicationContext context) {
+        return new ParentWatchdog(properties.parentPid(), context);
+    }
+
+    /** Closes the service when the process that launched it is gone, so a killed local stack leaves nothing behind. */
+    static final class ParentWatchdog {
+
+        ParentWatchdog(Long parentPid, ConfigurableApplicationContext context) {
+            if (parentPid == null) {
+                return;
+            }
+            ProcessHandle.of(parentPid).ifPresentOrElse(
+                    parent -> parent.onExit().thenRun(() -> exit(context, parentPid)),
+                    () -> exit(context, parentPid));
+        }
+
+        private static void exit(ConfigurableApplicationContext context, long parentPid) {
+            log.warn("parent process {} is gone; shutting down", parentPid);
+            System.exit(SpringApplication.exit(context, () -> 0));
+        }
+    }
+
+}

@@ -1,0 +1,81 @@
+package dev.zerolayer.platform.view;
+
+import dev.zerolayer.contracts.event.Event;
+import dev.zerolayer.platform.events.EventReader;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.springframework.messaging.Message;
+
+/**
+ * The latest value per key of one compacted topic, held in memory and kept current by its binding (anonymous group,
+ * from the earliest offset, every partition): a restarted reader rebuilds it from the beginning. A tombstone removes
+ * the key; a poison record is dead-lettered and leaves the view as it was.
+ */
+public class CompactedView<T extends Event> implements Consumer<Message<byte[]>> {
+
+    private final String topic;
+    private final Class<T> type;
+    private final EventReader reader;
+    private final Clock clock;
+    private final Map<String, T> values = new ConcurrentHashMap<>();
+    private final AtomicLong applied = new AtomicLong();
+    private volatile Instant lastUpdate;
+
+    public CompactedView(String topic, Class<T> type, EventReader reader, Clock clock) {
+        this.topic = topic;
+        this.type = type;
+        this.reader = reader;
+        this.clock = clock;
+    }
+
+    @Override
+    public void accept(Message<byte[]> message) {
+        if (EventReader.isTombstone(message)) {
+            String key = EventReader.keyOf(message);
+            if (key != null) {
+                values.remove(key);
+            }
+        } else {
+            T event = reader.read(message, type);
+            values.put(event.key(), event);
+        }
+        applied.incrementAndGet();
+        lastUpdate = clock.instant();
+    }
+
+    public Optional<T> get(String key) {
+        return Optional.ofNullable(values.get(key));
+    }
+
+    public Collection<T> values() {
+        return values.values();
+    }
+
+    public Map<String, T> snapshot() {
+        return Map.copyOf(values);
+    }
+
+    public int size() {
+        return values.size();
+    }
+
+    public String topic() {
+        return topic;
+    }
+
+    /** Records applied since start, tombstones included. */
+    public long applied() {
+        return applied.get();
+    }
+
+    /** When the view last changed, or empty when nothing has arrived since start. */
+    public Optional<Instant> lastUpdate() {
+        return Optional.ofNullable(lastUpdate);
+    }
+}

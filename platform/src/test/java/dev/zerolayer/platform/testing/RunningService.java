@@ -1,0 +1,61 @@
+package dev.zerolayer.platform.testing;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/** A real service started in this JVM on a random port against a given broker; closing it stops it like a shutdown. */
+public final class RunningService implements AutoCloseable {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final ConfigurableApplicationContext context;
+
+    private RunningService(ConfigurableApplicationContext context) {
+        this.context = context;
+    }
+
+    public static RunningService start(Class<?> application, String bootstrapServers, String... properties) {
+        List<String> props = new ArrayList<>(List.of("server.port=0", "KAFKA_BOOTSTRAP_SERVERS=" + bootstrapServers,
+                "spring.cloud.stream.kafka.binder.brokers=" + bootstrapServers));
+        props.addAll(List.of(properties));
+        return new RunningService(new SpringApplicationBuilder(application)
+                .properties(props.toArray(String[]::new)).run());
+    }
+
+    public <T> T bean(Class<T> type) {
+        return context.getBean(type);
+    }
+
+    public <T> T bean(String name, Class<T> type) {
+        return context.getBean(name, type);
+    }
+
+    public String baseUrl() {
+        return "http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port");
+    }
+
+    public HttpResponse<String> get(String path) {
+        try {
+            return HTTP.send(HttpRequest.newBuilder(URI.create(baseUrl() + path)).timeout(Duration.ofSeconds(10))
+                    .GET().build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException("GET " + path + " failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        context.close();
+    }
+}

@@ -1,0 +1,123 @@
+package dev.zerolayer.telemetry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.zerolayer.contracts.fallback.FallbackPolicy;
+import dev.zerolayer.contracts.fallback.PolicyDocument;
+import dev.zerolayer.contracts.router.DecisionStatus;
+import dev.zerolayer.contracts.router.RoutingDecision;
+import dev.zerolayer.contracts.telemetry.NodeRegistration;
+import dev.zerolayer.contracts.telemetry.TelemetrySample;
+import dev.zerolayer.contracts.telemetry.UpstreamProtocol;
+import dev.zerolayer.contracts.topics.Topics;
+import dev.zerolayer.kafka.embedded.SharedKafka;
+import dev.zerolayer.platform.testing.KafkaTestClient;
+import dev.zerolayer.platform.testing.RunningService;
+import dev.zerolayer.platform.view.CompactedView;
+import dev.zerolayer.telemetry.observation.RouterObservations;
+import dev.zerolayer.telemetry.registry.NodeRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** telemetry-service against the real broker: reads its inputs, dead-letters poison, rebuilds its views after restart. */
+@ExtendWith(SharedKafka.class)
+class TelemetryServiceIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    private static String servers() {
+        return SharedKafka.broker().bootstrapServers();
+    }
+
+    @Test
+    void readsSamplesAndDecisionsAndDeadLettersPoisonWithoutStopping() {
+        String node = "n-" + UUID.randomUUID();
+        try (RunningService service = RunningService.start(TelemetryApplication.class, servers());
+             KafkaTestClient kafka = new KafkaTestClient(servers())) {
+            NodeRegistry registry = service.bean(NodeRegistry.class);
+
+            // Given a registered node that sends a sample
+            kafka.publish(Topics.TELEMETRY_SAMPLES, NodeRegistration.of(node, "haiku", "haiku-l4", null,
+                    "http://127.0.0.1:18100", UpstreamProtocol.ANTHROPIC, "claude-haiku-4-5", 8, "2xL4"));
+            kafka.publish(Topics.TELEMETRY_SAMPLES, sample(node, 0.5));
+            await().atMost(WAIT).until(() -> registry.node(node).map(r -> r.latestSample() != null).orElse(false));
+
+            // When a router decision names it
+            kafka.publish(Topics.ROUTER_DECISIONS, decision(node));
+            await().atMost(WAIT).until(() -> service.bean(RouterObservations.class).servedBy(node) == 1);
+
+            // When junk and a sample from an unknown node arrive, then a good sample
+            kafka.send(Topics.TELEMETRY_SAMPLES, node, "{not json".getBytes(StandardCharsets.UTF_8));
+            kafka.publish(Topics.TELEMETRY_SAMPLES, sample("unknown-" + UUID.randomUUID(), 0.2));
+            kafka.publish(Topics.TELEMETRY_SAMPLES, sample(node, 0.93));
+
+            // Then the consumer keeps going, and both bad records are on the dead-letter topic with their reasons
+            await().atMost(WAIT).until(() -> registry.node(node).orElseThrow().latestSample().smActive() == 0.93);
+            String dlq = Topics.deadLetterTopic(Topics.TELEMETRY_SAMPLES, Topics.TELEMETRY);
+            await().atMost(WAIT).untilAsserted(() -> assertThat(kafka.readAll(dlq))
+                    .extracting(r -> KafkaTestClient.header(r, "x-exception-message"))
+                    .anySatisfy(reason -> assertThat(reason).contains("malformed"))
+                    .anySatisfy(reason -> assertThat(reason).contains("sample from unregistered node")));
+            MeterRegistry meters = service.bean(MeterRegistry.class);
+            assertThat(meters.find("zerolayer.events.rejected").tag("topic", Topics.TELEMETRY_SAMPLES).counters()
+                    .stream().mapToDouble(c -> c.count()).sum()).isGreaterThanOrEqualTo(2);
+            assertThat(service.get("/actuator/health").statusCode()).isEqualTo(200);
+            assertThat(service.get("/v1/nodes/" + node).body()).contains("\"smActive\":0.93");
+            assertThat(service.get("/v1/nodes/nope").statusCode()).isEqualTo(404);
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void rebuildsTheLatestPolicyFromTheBeginningAfterARestart() {
+        try (KafkaTestClient kafka = new KafkaTestClient(servers())) {
+            long base = System.currentTimeMillis();
+            RunningService first = RunningService.start(TelemetryApplication.class, servers());
+            try {
+                // Given two policy versions read by a running service
+                kafka.publish(Topics.FALLBACK_POLICY, policy(base + 1));
+                kafka.publish(Topics.FALLBACK_POLICY, policy(base + 2));
+                CompactedView<FallbackPolicy> view = first.bean("fallbackPolicy", CompactedView.class);
+                await().atMost(WAIT).until(() -> view.get(FallbackPolicy.KEY)
+                        .map(p -> p.version() == base + 2).orElse(false));
+            } finally {
+                first.close();
+            }
+
+            // When a newer version is published while it is down, and it starts again
+            kafka.publish(Topics.FALLBACK_POLICY, policy(base + 3));
+            try (RunningService second = RunningService.start(TelemetryApplication.class, servers())) {
+                CompactedView<FallbackPolicy> view = second.bean("fallbackPolicy", CompactedView.class);
+
+                // Then its fresh view holds the latest value per key, read from the beginning
+                await().atMost(WAIT).until(() -> view.get(FallbackPolicy.KEY)
+                        .map(p -> p.version() == base + 3).orElse(false));
+                assertThat(view.size()).isEqualTo(1);
+            }
+        }
+    }
+
+    static TelemetrySample sample(String node, double sm) {
+        return TelemetrySample.now(node, sm, 1e9, 1e9, 0.2, 20_000, 4_000, 0.1, 3, 0, 0.3, false, 0);
+    }
+
+    static RoutingDecision decision(String node) {
+        return new RoutingDecision(UUID.randomUUID().toString(), Instant.now(), 1, "req-" + UUID.randomUUID(), "s", "k",
+                "anthropic", "claude-haiku-4-5", false, "haiku", "haiku-l4", node, List.of(node), 12, 0.1, "m1", 1,
+                List.of("tier_table"), false, null, null, false, List.of(), 90, 20, 0.5, 100, 12, 30,
+                DecisionStatus.OK, 200);
+    }
+
+    static FallbackPolicy policy(long version) {
+        return new FallbackPolicy(UUID.randomUUID().toString(), Instant.now(), 1, version, "test",
+                PolicyDocument.defaults());
+    }
+
+}
