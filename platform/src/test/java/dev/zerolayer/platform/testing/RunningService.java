@@ -38,6 +38,10 @@ public final class RunningService implements AutoCloseable {
         return context.getBean(name, type);
     }
 
+    public boolean isActive() {
+        return context.isActive();
+    }
+
     public String baseUrl() {
         return "http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port");
     }
