@@ -1,0 +1,41 @@
+package dev.zerolayer.routing.prefix;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * vLLM-mode hashes equal real ones captured from vLLM (Qwen3-0.6B, block size 16, sha256_cbor, PYTHONHASHSEED=42,
+ * integer block hashes), with and without a LoRA extra key. Fixture: the first 48 token ids and 3 block hashes of the
+ * BlockStored events in llm-d-kv-cache-manager's kv_event_base.json and kv_event_lora.json.
+ */
+class VllmBlockHasherTest {
+
+    private static final int[] TOKENS = {2082, 1113, 2142, 374, 264, 4948, 19128, 323, 7203, 429, 374, 66351, 938, 315,
+            11198, 323, 59415, 678, 90505, 11, 54263, 533, 7586, 315, 28922, 13, 1527, 1113, 2142, 6738, 369, 279,
+            75345, 315, 279, 1584, 11, 892, 432, 9982, 311, 387, 25165, 11, 76244, 11, 323, 27756};
+
+    @Test
+    void reproducesCapturedVllmHashes() {
+        long[] chain = new VllmBlockHasher(16, "42", null).hashChain(TOKENS);
+        assertThat(Arrays.stream(chain).mapToObj(Long::toUnsignedString).toList())
+                .containsExactly("17705339885301241772", "13360521540053240825", "1652464311825922890");
+    }
+
+    @Test
+    void reproducesCapturedVllmHashesWithALoraExtraKey() {
+        long[] chain = new VllmBlockHasher(16, "42", List.of("Alice")).hashChain(TOKENS);
+        assertThat(Arrays.stream(chain).mapToObj(Long::toUnsignedString).toList())
+                .containsExactly("9643097150530800701", "11170191873018355659", "6527130464540768062");
+    }
+
+    @Test
+    void anotherSeedGivesOtherHashesAndAPartialBlockGetsNone() {
+        long[] seeded = new VllmBlockHasher(16, "42", null).hashChain(TOKENS);
+        long[] other = new VllmBlockHasher(16, "7", null).hashChain(TOKENS);
+        assertThat(other[0]).isNotEqualTo(seeded[0]);
+        assertThat(new VllmBlockHasher(16, "42", null).hashChain(Arrays.copyOf(TOKENS, 47))).hasSize(2);
+    }
+}
