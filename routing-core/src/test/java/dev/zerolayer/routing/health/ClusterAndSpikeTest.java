@@ -1,0 +1,68 @@
+package dev.zerolayer.routing.health;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Cluster health weighting, load-spike detection and passive diagnosis. */
+class ClusterAndSpikeTest {
+
+    private static final Instant T0 = Instant.parse("2026-11-29T12:00:00Z");
+
+    @Test
+    void clusterHealthIsCapacityWeighted() {
+        double health = ClusterHealth.of(List.of(new ClusterHealth.Member(8, 1.0), new ClusterHealth.Member(2, 0.0)));
+        assertThat(health).isCloseTo(0.8, within(1e-9));
+        assertThat(ClusterHealth.of(List.of())).isZero();
+    }
+
+    @Test
+    void aRiseOfMoreThanThirtyPercentWithinOneSecondIsASpike() {
+        LoadSpikeDetector detector = new LoadSpikeDetector(0.30, Duration.ofSeconds(1));
+        assertThat(detector.observe(T0, 0.50)).isFalse();
+        assertThat(detector.observe(T0.plusMillis(500), 0.60)).isFalse(); // +20 %
+        assertThat(detector.observe(T0.plusMillis(900), 0.70)).isTrue(); // +40 % over 0.50
+        assertThat(detector.observe(T0.plusMillis(2_000), 0.72)).isFalse(); // 0.50 left the window
+    }
+
+    @Test
+    void anIdleClustersNoiseIsNoSpike() {
+        LoadSpikeDetector detector = new LoadSpikeDetector(0.30, Duration.ofSeconds(1));
+        detector.observe(T0, 0.01);
+        assertThat(detector.observe(T0.plusMillis(100), 0.03)).isFalse();
+    }
+
+    @Test
+    void ttfbUpWithSteadyChunksIsGatewayCongestion() {
+        PassiveDiagnosis diagnosis = new PassiveDiagnosis();
+        for (int i = 0; i < 30; i++) {
+            diagnosis.observe(100, 4);
+        }
+        assertThat(diagnosis.diagnosis()).isEmpty();
+        for (int i = 0; i < 10; i++) {
+            diagnosis.observe(400, 4);
+        }
+        assertThat(diagnosis.diagnosis()).contains(PassiveDiagnosis.GATEWAY_CONGESTION);
+    }
+
+    @Test
+    void steadyTtfbWithChunkVarianceUpIsAGpuBandwidthBottleneck() {
+        PassiveDiagnosis diagnosis = new PassiveDiagnosis();
+        for (int i = 0; i < 30; i++) {
+            diagnosis.observe(100, 4);
+        }
+        for (int i = 0; i < 10; i++) {
+            diagnosis.observe(105, 60);
+        }
+        assertThat(diagnosis.diagnosis()).contains(PassiveDiagnosis.GPU_BANDWIDTH_BOTTLENECK);
+        // a long fault does not become the baseline
+        for (int i = 0; i < 200; i++) {
+            diagnosis.observe(105, 60);
+        }
+        assertThat(diagnosis.diagnosis()).contains(PassiveDiagnosis.GPU_BANDWIDTH_BOTTLENECK);
+    }
+}
