@@ -12,8 +12,9 @@ import java.util.List;
 
 /**
  * The health record of one node on {@code telemetry.node-health.v1}: state, score in [0,1], the reasons behind it, a
- * passive diagnosis, load, queue, KV usage, predicted ready time when warming, sample age and the node's registration.
- * Routers learn nodes only from these records.
+ * passive diagnosis, load, queue, KV usage, predicted ready time when warming, the node's recent warm-up durations,
+ * sample age and the node's registration. Routers learn nodes only from these records; telemetry-service restores its
+ * per-node history from them after a restart.
  */
 public record NodeHealth(
         String eventId,
@@ -29,6 +30,7 @@ public record NodeHealth(
         int queueDepth,
         double kvCacheUsage,
         Instant predictedReadyAt,
+        List<Long> warmupDurationsMs,
         long lastSampleAgeMs,
         boolean clusterLoadSpike,
         long policyVersion) implements Event {
@@ -42,6 +44,7 @@ public record NodeHealth(
         present(state, "state");
         unit(score, "score");
         reasons = reasons == null ? List.of() : List.copyOf(reasons);
+        warmupDurationsMs = warmupDurationsMs == null ? List.of() : List.copyOf(warmupDurationsMs);
         nonNegative(load, "load");
         nonNegative(queueDepth, "queueDepth");
         unit(kvCacheUsage, "kvCacheUsage");

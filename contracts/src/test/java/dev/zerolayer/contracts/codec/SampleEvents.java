@@ -37,7 +37,8 @@ final class SampleEvents {
         events.put("telemetry-sample", new TelemetrySample("evt-sample-1", AT, 1, "sonnet-1", 0.62, 1.5e9, 1.4e9, 0.3,
                 30_000, 10_960, 0.12, 7, 2, 0.41, false, 0));
         events.put("node-health", new NodeHealth("evt-health-1", AT, 1, "sonnet-1", REGISTRATION, NodeState.UNAVAILABLE,
-                0.35, List.of("sm_active>0.95 for 500ms"), "gpu_bandwidth_bottleneck", 0.97, 12, 0.88, null, 40, false,
+                0.35, List.of("sm_active>0.95 for 500ms"), "gpu_bandwidth_bottleneck", 0.97, 12, 0.88, null,
+                List.of(31_000L, 29_500L), 40, false,
                 3));
         events.put("routing-decision", new RoutingDecision("evt-dec-1", AT, 1, "req-7f3a", "sess-9c1e", "key-ab12",
                 "anthropic", "claude-sonnet-4-5", true, "sonnet", "sonnet-a100-40g", "sonnet-2",
