@@ -10,7 +10,7 @@ import dev.zerolayer.kafka.embedded.KraftBroker;
 import dev.zerolayer.platform.testing.KafkaTestClient;
 import dev.zerolayer.platform.testing.RunningService;
 import dev.zerolayer.platform.topics.TopicGuard;
-import dev.zerolayer.telemetry.registry.NodeRegistry;
+import dev.zerolayer.telemetry.health.HealthTracker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,7 +44,7 @@ class StartupGuardIT {
             try (KafkaTestClient kafka = new KafkaTestClient(broker.bootstrapServers())) {
                 kafka.publish(Topics.TELEMETRY_SAMPLES, NodeRegistration.of("late-1", "opus", "opus-a100-80g", null,
                         "http://127.0.0.1:18102", UpstreamProtocol.OPENAI, "claude-opus-4-1", 8, "8xA100-80G"));
-                await().atMost(WAIT).until(() -> service.bean(NodeRegistry.class).node("late-1").isPresent());
+                await().atMost(WAIT).until(() -> service.bean(HealthTracker.class).registration("late-1").isPresent());
             }
         } finally {
             broker.close();

@@ -16,7 +16,7 @@ import dev.zerolayer.platform.testing.KafkaTestClient;
 import dev.zerolayer.platform.testing.RunningService;
 import dev.zerolayer.platform.view.CompactedView;
 import dev.zerolayer.telemetry.observation.RouterObservations;
-import dev.zerolayer.telemetry.registry.NodeRegistry;
+import dev.zerolayer.telemetry.health.HealthTracker;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -41,13 +41,14 @@ class TelemetryServiceIT {
         String node = "n-" + UUID.randomUUID();
         try (RunningService service = RunningService.start(TelemetryApplication.class, servers());
              KafkaTestClient kafka = new KafkaTestClient(servers())) {
-            NodeRegistry registry = service.bean(NodeRegistry.class);
+            HealthTracker tracker = service.bean(HealthTracker.class);
 
             // Given a registered node that sends a sample
             kafka.publish(Topics.TELEMETRY_SAMPLES, NodeRegistration.of(node, "haiku", "haiku-l4", null,
                     "http://127.0.0.1:18100", UpstreamProtocol.ANTHROPIC, "claude-haiku-4-5", 8, "2xL4"));
             kafka.publish(Topics.TELEMETRY_SAMPLES, sample(node, 0.5));
-            await().atMost(WAIT).until(() -> registry.node(node).map(r -> r.latestSample() != null).orElse(false));
+            await().atMost(WAIT).until(() -> tracker.snapshot(node).map(h -> h.lastSampleAgeMs() >= 0
+                    && h.state() != dev.zerolayer.contracts.telemetry.NodeState.DOWN).orElse(false));
 
             // When a router decision names it
             kafka.publish(Topics.ROUTER_DECISIONS, decision(node));
@@ -56,10 +57,11 @@ class TelemetryServiceIT {
             // When junk and a sample from an unknown node arrive, then a good sample
             kafka.send(Topics.TELEMETRY_SAMPLES, node, "{not json".getBytes(StandardCharsets.UTF_8));
             kafka.publish(Topics.TELEMETRY_SAMPLES, sample("unknown-" + UUID.randomUUID(), 0.2));
-            kafka.publish(Topics.TELEMETRY_SAMPLES, sample(node, 0.93));
+            kafka.publish(Topics.TELEMETRY_SAMPLES, TelemetrySample.now(node, 0.5, 1e9, 1e9, 0.2, 20_000, 4_000, 0.1, 3,
+                    7, 0.3, false, 0));
 
             // Then the consumer keeps going, and both bad records are on the dead-letter topic with their reasons
-            await().atMost(WAIT).until(() -> registry.node(node).orElseThrow().latestSample().smActive() == 0.93);
+            await().atMost(WAIT).until(() -> tracker.snapshot(node).orElseThrow().queueDepth() == 7);
             String dlq = Topics.deadLetterTopic(Topics.TELEMETRY_SAMPLES, Topics.TELEMETRY);
             await().atMost(WAIT).untilAsserted(() -> assertThat(kafka.readAll(dlq))
                     .extracting(r -> KafkaTestClient.header(r, "x-exception-message"))
@@ -69,7 +71,7 @@ class TelemetryServiceIT {
             assertThat(meters.find("zerolayer.events.rejected").tag("topic", Topics.TELEMETRY_SAMPLES).counters()
                     .stream().mapToDouble(c -> c.count()).sum()).isGreaterThanOrEqualTo(2);
             assertThat(service.get("/actuator/health").statusCode()).isEqualTo(200);
-            assertThat(service.get("/v1/nodes/" + node).body()).contains("\"smActive\":0.93");
+            assertThat(service.get("/v1/nodes/" + node).body()).contains("\"queueDepth\":7");
             assertThat(service.get("/v1/nodes/nope").statusCode()).isEqualTo(404);
         }
     }

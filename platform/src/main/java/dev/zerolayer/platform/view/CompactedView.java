@@ -26,6 +26,7 @@ public class CompactedView<T extends Event> implements Consumer<Message<byte[]>>
     private final Map<String, T> values = new ConcurrentHashMap<>();
     private final AtomicLong applied = new AtomicLong();
     private volatile Instant lastUpdate;
+    private final java.util.List<Consumer<T>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public CompactedView(String topic, Class<T> type, EventReader reader, Clock clock) {
         this.topic = topic;
@@ -44,9 +45,15 @@ public class CompactedView<T extends Event> implements Consumer<Message<byte[]>>
         } else {
             T event = reader.read(message, type);
             values.put(event.key(), event);
+            listeners.forEach(listener -> listener.accept(event));
         }
         applied.incrementAndGet();
         lastUpdate = clock.instant();
+    }
+
+    /** Calls the listener with every value applied from now on (on the consumer thread). */
+    public void onUpdate(Consumer<T> listener) {
+        listeners.add(listener);
     }
 
     public Optional<T> get(String key) {

@@ -23,11 +23,13 @@ public final class RunningService implements AutoCloseable {
     }
 
     public static RunningService start(Class<?> application, String bootstrapServers, String... properties) {
-        List<String> props = new ArrayList<>(List.of("server.port=0", "KAFKA_BOOTSTRAP_SERVERS=" + bootstrapServers,
-                "spring.cloud.stream.kafka.binder.brokers=" + bootstrapServers));
-        props.addAll(List.of(properties));
-        return new RunningService(new SpringApplicationBuilder(application)
-                .properties(props.toArray(String[]::new)).run());
+        // Command-line arguments outrank application.yml, so a fixed port there never collides with a running stack.
+        List<String> args = new ArrayList<>(List.of("--server.port=0", "--KAFKA_BOOTSTRAP_SERVERS=" + bootstrapServers,
+                "--spring.cloud.stream.kafka.binder.brokers=" + bootstrapServers));
+        for (String property : properties) {
+            args.add("--" + property);
+        }
+        return new RunningService(new SpringApplicationBuilder(application).run(args.toArray(String[]::new)));
     }
 
     public <T> T bean(Class<T> type) {

@@ -161,7 +161,7 @@ public final class NodeHealthMachine {
             reasons.add("new XID errors within " + rules.errorWindowMs() + " ms");
         }
         if (lastSample != null && !stale && !warming && !smUnavailable && score < rules.degradedBelow()) {
-            reasons.add(String.format(java.util.Locale.ROOT, "score %.2f below %.2f", score, rules.degradedBelow()));
+            reasons.add(String.format(java.util.Locale.ROOT, "score below %.2f", rules.degradedBelow()));
         }
         return reasons;
     }

@@ -1,31 +1,103 @@
 package dev.zerolayer.telemetry.config;
 
 import dev.zerolayer.contracts.fallback.FallbackPolicy;
+import dev.zerolayer.contracts.telemetry.NodeHealth;
+import dev.zerolayer.contracts.telemetry.NodeRegistration;
+import dev.zerolayer.contracts.telemetry.UpstreamProtocol;
 import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.events.EventReader;
+import dev.zerolayer.platform.topics.TopicGuard;
 import dev.zerolayer.platform.view.CompactedView;
+import dev.zerolayer.telemetry.health.HealthPublisher;
+import dev.zerolayer.telemetry.health.HealthTicker;
+import dev.zerolayer.telemetry.health.HealthTracker;
+import dev.zerolayer.telemetry.health.KafkaHealthPublisher;
+import dev.zerolayer.telemetry.health.WarmupProber;
 import dev.zerolayer.telemetry.observation.RouterObservations;
-import dev.zerolayer.telemetry.registry.NodeRegistry;
+import dev.zerolayer.telemetry.registry.RegistrationValidator;
+import dev.zerolayer.telemetry.registry.TelemetryIngest;
+import dev.zerolayer.telemetry.scrape.NodeScraper;
+import dev.zerolayer.telemetry.scrape.ScrapeScheduler;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import java.util.List;
+import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.cloud.stream.function.StreamBridge;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.web.reactive.function.client.WebClient;
 
-/** The service's consumer beans; their bindings and destinations are in application.yml. */
+/** The service's beans: consumers (bound in application.yml), the health tracker and its ticker, prober and scrapers. */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(TelemetryProperties.class)
 public class TelemetryConfiguration {
 
+    private static final Logger log = LoggerFactory.getLogger(TelemetryConfiguration.class);
+
     @Bean
-    NodeRegistry telemetrySamples(EventReader reader) {
-        return new NodeRegistry(reader);
+    HealthPublisher healthPublisher(StreamBridge bridge, MeterRegistry meters) {
+        return new KafkaHealthPublisher(bridge, meters);
     }
 
     @Bean
-    RouterObservations routerDecisions(EventReader reader) {
-        return new RouterObservations(reader);
+    HealthTracker healthTracker(HealthPublisher publisher, Clock clock, TelemetryProperties properties,
+            MeterRegistry meters, CompactedView<FallbackPolicy> fallbackPolicy) {
+        HealthTracker tracker = new HealthTracker(publisher, clock, properties.heartbeat(), meters);
+        fallbackPolicy.onUpdate(tracker::applyPolicy);
+        return tracker;
     }
 
     @Bean
     CompactedView<FallbackPolicy> fallbackPolicy(EventReader reader, Clock clock) {
         return new CompactedView<>(Topics.FALLBACK_POLICY, FallbackPolicy.class, reader, clock);
+    }
+
+    /** This service's own last published records: the history it restores after a restart. */
+    @Bean
+    CompactedView<NodeHealth> publishedHealth(EventReader reader, Clock clock) {
+        return new CompactedView<>(Topics.TELEMETRY_NODE_HEALTH, NodeHealth.class, reader, clock);
+    }
+
+    @Bean
+    TelemetryIngest telemetrySamples(EventReader reader, HealthTracker tracker, TelemetryProperties properties,
+            CompactedView<FallbackPolicy> fallbackPolicy, CompactedView<NodeHealth> publishedHealth, Clock clock) {
+        TelemetryIngest ingest = new TelemetryIngest(reader, new RegistrationValidator(
+                properties.allowedUpstreamSchemes(), properties.allowedUpstreamHosts()), tracker, fallbackPolicy,
+                publishedHealth, clock, properties.maxSampleSkew());
+        for (TelemetryProperties.InventoryNode node : properties.nodes()) {
+            ingest.register(NodeRegistration.of(node.nodeId(), node.tier(), node.cluster(), node.standbyOf(),
+                    node.upstreamBaseUrl(), UpstreamProtocol.valueOf(node.protocol().toUpperCase(Locale.ROOT)),
+                    node.model(), node.capacity(), node.hardwareProfile()))
+                    .ifPresent(problem -> log.warn("inventory node {} refused: {}", node.nodeId(), problem));
+        }
+        return ingest;
+    }
+
+    @Bean
+    RouterObservations routerDecisions(EventReader reader, HealthTracker tracker) {
+        return new RouterObservations(reader, tracker);
+    }
+
+    @Bean
+    WarmupProber warmupProber(TelemetryProperties properties, HealthTracker tracker) {
+        return new WarmupProber(WebClient.builder(), properties.probeTimeout(), tracker);
+    }
+
+    @Bean
+    HealthTicker healthTicker(HealthTracker tracker, WarmupProber prober, TopicGuard guard,
+            TelemetryProperties properties) {
+        return new HealthTicker(tracker, prober, guard, properties.tick());
+    }
+
+    @Bean
+    ScrapeScheduler scrapeScheduler(TelemetryProperties properties, HealthTracker tracker,
+            TopicGuard guard, MeterRegistry meters) {
+        List<NodeScraper> scrapers = properties.nodes().stream()
+                .filter(node -> node.dcgmUrl() != null || node.vllmUrl() != null)
+                .map(node -> new NodeScraper(node, WebClient.builder(), properties.probeTimeout())).toList();
+        return new ScrapeScheduler(scrapers, tracker, guard, properties.scrapeInterval(), meters);
     }
 }

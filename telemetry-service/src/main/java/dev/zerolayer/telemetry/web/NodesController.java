@@ -1,7 +1,7 @@
 package dev.zerolayer.telemetry.web;
 
-import dev.zerolayer.telemetry.registry.NodeRegistry;
-import dev.zerolayer.telemetry.registry.NodeRegistry.NodeRecord;
+import dev.zerolayer.contracts.telemetry.NodeHealth;
+import dev.zerolayer.telemetry.health.HealthTracker;
 import java.util.List;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
@@ -10,25 +10,25 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
 
-/** {@code GET /v1/nodes} and {@code GET /v1/nodes/{id}}: registered nodes and their latest sample. */
+/** {@code GET /v1/nodes} and {@code GET /v1/nodes/{id}}: the same health records the service publishes. */
 @RestController
 public class NodesController {
 
-    private final NodeRegistry registry;
+    private final HealthTracker tracker;
 
-    public NodesController(NodeRegistry registry) {
-        this.registry = registry;
+    public NodesController(HealthTracker tracker) {
+        this.tracker = tracker;
     }
 
     @GetMapping("/v1/nodes")
-    public Map<String, List<NodeRecord>> nodes() {
-        return Map.of("nodes", registry.nodes());
+    public Map<String, List<NodeHealth>> nodes() {
+        return Map.of("nodes", tracker.snapshot());
     }
 
     @GetMapping("/v1/nodes/{id}")
     public ResponseEntity<?> node(@PathVariable String id) {
-        return registry.node(id).<ResponseEntity<?>>map(ResponseEntity::ok)
+        return tracker.snapshot(id).<ResponseEntity<?>>map(ResponseEntity::ok)
                 .orElseGet(() -> ResponseEntity.status(HttpStatus.NOT_FOUND).body(Map.of("type", "error",
-                        "error", Map.of("type", "not_found_error", "message", "no node with id " + id))));
+                        "error", Map.of("type", "not_found_error", "message", "no node with that id"))));
     }
 }

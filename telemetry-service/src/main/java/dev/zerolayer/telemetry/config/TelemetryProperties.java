@@ -1,0 +1,63 @@
+package dev.zerolayer.telemetry.config;
+
+import jakarta.validation.constraints.NotEmpty;
+import java.time.Duration;
+import java.util.List;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * telemetry-service settings ({@code zerolayer.telemetry.*}).
+ *
+ * @param tick                   how often staleness, probes and heartbeats are checked
+ * @param heartbeat              a node's health record is republished at least this often (and at once on change)
+ * @param maxSampleSkew          samples stamped further than this from now are rejected
+ * @param allowedUpstreamSchemes schemes a registered upstream URL may use
+ * @param allowedUpstreamHosts   hosts a registered upstream URL may name ({@code *} allows any)
+ * @param nodes                  statically registered nodes (a real fleet that cannot publish), with scrape endpoints
+ * @param scrapeInterval         how often inventory nodes' {@code /metrics} endpoints are scraped
+ * @param probeTimeout           how long a warm-up probe may take
+ */
+@Validated
+@ConfigurationProperties("zerolayer.telemetry")
+public record TelemetryProperties(
+        @DefaultValue("100ms") Duration tick,
+        @DefaultValue("2s") Duration heartbeat,
+        @DefaultValue("60s") Duration maxSampleSkew,
+        @DefaultValue({"http", "https"}) @NotEmpty List<String> allowedUpstreamSchemes,
+        @DefaultValue({"127.0.0.1", "localhost"}) @NotEmpty List<String> allowedUpstreamHosts,
+        List<InventoryNode> nodes,
+        @DefaultValue("1s") Duration scrapeInterval,
+        @DefaultValue("2s") Duration probeTimeout) {
+
+    public TelemetryProperties {
+        nodes = nodes == null ? List.of() : List.copyOf(nodes);
+    }
+
+    /**
+     * A node of the static inventory: its registration fields and where to scrape it.
+     *
+     * @param dcgmUrl                      dcgm-exporter {@code /metrics} URL, or null
+     * @param vllmUrl                      vLLM {@code /metrics} URL, or null
+     * @param gpuLabels                    label matchers selecting this node's GPUs in the dcgm scrape
+     * @param engineLabels                 label matchers selecting this node's engine in the vLLM scrape
+     * @param nvlinkCapacityBytesPerSecond NVLink bytes per second at saturation (TX + RX, all GPUs of the node)
+     */
+    public record InventoryNode(
+            String nodeId,
+            String tier,
+            String cluster,
+            String standbyOf,
+            String upstreamBaseUrl,
+            @DefaultValue("openai") String protocol,
+            String model,
+            @DefaultValue("16") int capacity,
+            String hardwareProfile,
+            String dcgmUrl,
+            String vllmUrl,
+            java.util.Map<String, String> gpuLabels,
+            java.util.Map<String, String> engineLabels,
+            @DefaultValue("6.0e11") double nvlinkCapacityBytesPerSecond) {
+    }
+}

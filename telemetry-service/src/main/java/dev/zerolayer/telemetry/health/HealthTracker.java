@@ -1,0 +1,230 @@
+package dev.zerolayer.telemetry.health;
+
+import dev.zerolayer.contracts.event.EventChecks;
+import dev.zerolayer.contracts.fallback.FallbackPolicy;
+import dev.zerolayer.contracts.fallback.Thresholds;
+import dev.zerolayer.contracts.router.DecisionStatus;
+import dev.zerolayer.contracts.router.RoutingDecision;
+import dev.zerolayer.contracts.telemetry.NodeHealth;
+import dev.zerolayer.contracts.telemetry.NodeRegistration;
+import dev.zerolayer.contracts.telemetry.NodeState;
+import dev.zerolayer.contracts.telemetry.TelemetrySample;
+import dev.zerolayer.routing.health.ClusterHealth;
+import dev.zerolayer.routing.health.HealthRules;
+import dev.zerolayer.routing.health.LoadSpikeDetector;
+import dev.zerolayer.routing.health.NodeHealthMachine;
+import dev.zerolayer.routing.health.PassiveDiagnosis;
+import dev.zerolayer.routing.health.WarmupHistory;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Runs every registered node's health machine and publishes its record on {@code telemetry.node-health.v1} at once when
+ * its state, diagnosis, reasons or cluster spike flag change, and otherwise every heartbeat; thresholds come from the
+ * latest fallback policy.
+ */
+public class HealthTracker {
+
+    private final HealthPublisher publisher;
+    private final Clock clock;
+    private final Duration heartbeat;
+    private final MeterRegistry meters;
+    private final Map<String, NodeEntry> nodes = new ConcurrentHashMap<>();
+    private final Map<String, LoadSpikeDetector> spikes = new ConcurrentHashMap<>();
+    private final Map<String, Boolean> spiking = new ConcurrentHashMap<>();
+    private volatile Thresholds thresholds = Thresholds.defaults();
+    private volatile HealthRules rules = HealthRules.defaults();
+    private volatile long policyVersion;
+
+    public HealthTracker(HealthPublisher publisher, Clock clock, Duration heartbeat, MeterRegistry meters) {
+        this.publisher = publisher;
+        this.clock = clock;
+        this.heartbeat = heartbeat;
+        this.meters = meters;
+        for (NodeState state : NodeState.values()) {
+            Gauge.builder("zerolayer.telemetry.nodes", nodes,
+                    all -> all.values().stream().filter(n -> n.machine.state() == state).count())
+                    .tag("state", state.name()).register(meters);
+        }
+    }
+
+    /** Registers a node (again); a restored warm-up history seeds its predictions. Returns true when it was new. */
+    public boolean register(NodeRegistration registration, List<Long> restoredWarmupsMs) {
+        NodeEntry created = new NodeEntry(registration, new NodeHealthMachine(registration.capacity(), rules,
+                new WarmupHistory(restoredWarmupsMs)));
+        NodeEntry previous = nodes.putIfAbsent(registration.nodeId(), created);
+        if (previous == null) {
+            publishIfDue(created, true);
+            return true;
+        }
+        previous.registration = registration;
+        return false;
+    }
+
+    public Optional<NodeRegistration> registration(String nodeId) {
+        NodeEntry entry = nodes.get(nodeId);
+        return entry == null ? Optional.empty() : Optional.of(entry.registration);
+    }
+
+    /** Applies a sample of a registered node; returns false when the node is unknown. */
+    public boolean onSample(TelemetrySample sample) {
+        NodeEntry entry = nodes.get(sample.nodeId());
+        if (entry == null) {
+            return false;
+        }
+        entry.machine.onSample(sample);
+        Counter.builder("zerolayer.telemetry.samples").register(meters).increment();
+        String cluster = entry.registration.cluster();
+        boolean spike = spikes.computeIfAbsent(cluster, c -> new LoadSpikeDetector(thresholds.loadSpikeRise(),
+                Duration.ofMillis(thresholds.loadSpikeWindowMs()))).observe(sample.occurredAt(), clusterLoad(cluster));
+        Boolean before = spiking.put(cluster, spike);
+        if (before != null && before != spike) {
+            nodes.values().stream().filter(n -> n.registration.cluster().equals(cluster))
+                    .forEach(n -> publishIfDue(n, true));
+        } else {
+            publishIfDue(entry, false);
+        }
+        return true;
+    }
+
+    /** Feeds the passive diagnosis with what the router saw of a served request. */
+    public void onDecision(RoutingDecision decision) {
+        if (decision.node() == null || decision.status() != DecisionStatus.OK) {
+            return;
+        }
+        NodeEntry entry = nodes.get(decision.node());
+        if (entry != null) {
+            entry.diagnosis.observe(decision.ttfbMillis(), decision.chunkIntervalVarianceMs2());
+            publishIfDue(entry, false);
+        }
+    }
+
+    public void onProbe(String nodeId, boolean ok) {
+        NodeEntry entry = nodes.get(nodeId);
+        if (entry != null) {
+            entry.probeInFlight = false;
+            entry.machine.onProbe(ok, clock.instant());
+            publishIfDue(entry, false);
+        }
+    }
+
+    /** Staleness and heartbeats; returns the nodes whose warm-up probe is due now. */
+    public List<NodeRegistration> tick() {
+        Instant now = clock.instant();
+        List<NodeRegistration> probes = new ArrayList<>();
+        for (NodeEntry entry : nodes.values()) {
+            entry.machine.onTick(now);
+            publishIfDue(entry, false);
+            Optional<Instant> due = entry.machine.probeDueAt();
+            if (due.isPresent() && !due.get().isAfter(now) && !entry.probeInFlight) {
+                entry.probeInFlight = true;
+                probes.add(entry.registration);
+            }
+        }
+        return probes;
+    }
+
+    public void applyPolicy(FallbackPolicy policy) {
+        if (policy.version() <= policyVersion) {
+            return;
+        }
+        policyVersion = policy.version();
+        thresholds = policy.document().thresholds();
+        rules = HealthRules.from(thresholds);
+        nodes.values().forEach(entry -> entry.machine.rules(rules));
+        spikes.values().forEach(detector -> detector.configure(thresholds.loadSpikeRise(),
+                Duration.ofMillis(thresholds.loadSpikeWindowMs())));
+    }
+
+    public long policyVersion() {
+        return policyVersion;
+    }
+
+    public List<NodeHealth> snapshot() {
+        return nodes.values().stream().map(this::record).sorted(Comparator.comparing(NodeHealth::nodeId)).toList();
+    }
+
+    public Optional<NodeHealth> snapshot(String nodeId) {
+        return Optional.ofNullable(nodes.get(nodeId)).map(this::record);
+    }
+
+    /** Capacity-weighted health of a cluster's nodes. */
+    public double clusterHealth(String cluster) {
+        return ClusterHealth.of(nodes.values().stream().filter(n -> n.registration.cluster().equals(cluster))
+                .map(n -> new ClusterHealth.Member(n.registration.capacity(), n.machine.score())).toList());
+    }
+
+    private double clusterLoad(String cluster) {
+        long capacity = 0;
+        long busy = 0;
+        for (NodeEntry entry : nodes.values()) {
+            if (entry.registration.cluster().equals(cluster) && entry.machine.state().routable()) {
+                capacity += entry.registration.capacity();
+                busy += entry.machine.lastSample().map(s -> s.requestsRunning() + s.requestsWaiting()).orElse(0);
+            }
+        }
+        return capacity == 0 ? 0.0 : (double) busy / capacity;
+    }
+
+    private void publishIfDue(NodeEntry entry, boolean force) {
+        synchronized (entry) {
+            NodeHealth next = record(entry);
+            NodeHealth last = entry.lastPublished;
+            Instant now = clock.instant();
+            boolean changed = last == null || last.state() != next.state()
+                    || !Objects.equals(last.diagnosis(), next.diagnosis()) || !last.reasons().equals(next.reasons())
+                    || last.clusterLoadSpike() != next.clusterLoadSpike()
+                    || !last.registration().equals(next.registration());
+            boolean heartbeatDue = entry.lastPublishedAt == null
+                    || Duration.between(entry.lastPublishedAt, now).compareTo(heartbeat) >= 0;
+            if (force || changed || heartbeatDue) {
+                if (publisher.publish(next)) {
+                    entry.lastPublished = next;
+                    entry.lastPublishedAt = now;
+                }
+            }
+        }
+    }
+
+    private NodeHealth record(NodeEntry entry) {
+        Instant now = clock.instant();
+        NodeHealthMachine machine = entry.machine;
+        Optional<TelemetrySample> sample = machine.lastSample();
+        int capacity = entry.registration.capacity();
+        double load = sample.map(s -> (double) s.requestsRunning() / capacity).orElse(0.0);
+        long age = sample.map(s -> Math.max(0, Duration.between(s.occurredAt(), now).toMillis())).orElse(0L);
+        return new NodeHealth(EventChecks.newEventId(), now, NodeHealth.SCHEMA_VERSION, entry.registration.nodeId(),
+                entry.registration, machine.state(), machine.score(), machine.reasons(),
+                entry.diagnosis.diagnosis().orElse(null), load, sample.map(TelemetrySample::requestsWaiting).orElse(0),
+                sample.map(TelemetrySample::kvCacheUsage).orElse(0.0), machine.predictedReadyAt().orElse(null),
+                machine.warmups().durationsMs(), age, spiking.getOrDefault(entry.registration.cluster(), false),
+                policyVersion);
+    }
+
+    /** One node's registration, machine, diagnosis and what was last published of it. */
+    private static final class NodeEntry {
+
+        volatile NodeRegistration registration;
+        final NodeHealthMachine machine;
+        final PassiveDiagnosis diagnosis = new PassiveDiagnosis();
+        volatile NodeHealth lastPublished;
+        volatile Instant lastPublishedAt;
+        volatile boolean probeInFlight;
+
+        NodeEntry(NodeRegistration registration, NodeHealthMachine machine) {
+            this.registration = registration;
+            this.machine = machine;
+        }
+    }
+}
