@@ -38,8 +38,8 @@ public class TelemetryConfiguration {
     private static final Logger log = LoggerFactory.getLogger(TelemetryConfiguration.class);
 
     @Bean
-    HealthPublisher healthPublisher(StreamBridge bridge, MeterRegistry meters) {
-        return new KafkaHealthPublisher(bridge, meters);
+    HealthPublisher healthPublisher(StreamBridge bridge, TopicGuard guard, MeterRegistry meters) {
+        return new KafkaHealthPublisher(bridge, guard, meters);
     }
 
     @Bean
