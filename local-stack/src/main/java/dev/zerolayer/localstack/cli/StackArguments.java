@@ -1,0 +1,107 @@
+package dev.zerolayer.localstack.cli;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/** Parses the launcher's options ({@code --opt value} or {@code --opt=value}); anything unknown is a usage error. */
+public final class StackArguments {
+
+    public static final int DEFAULT_ROUTER_PORT = 8080;
+    public static final int DEFAULT_KAFKA_PORT = 19092;
+    public static final Path DEFAULT_DATA_DIR = Path.of(".zerolayer", "data");
+
+    public static final String USAGE = """
+            usage: LocalStack [--fresh] [--port N] [--data-dir DIR] [--kafka-port N] [--skip SERVICES] [--root DIR]
+              --fresh          wipe the data directory first (only one this launcher created)
+              --port N         router-service HTTP port (default 8080)
+              --data-dir DIR   broker data and service logs (default <root>/.zerolayer/data)
+              --kafka-port N   Kafka client port (default 19092); the controller uses N+1
+              --skip SERVICES  comma-separated modules not to run, e.g. one you run from an IDE
+              --root DIR       repository root holding <module>/target/<module>.jar (default: current directory)
+              --help           print this help
+            Fixed ports: telemetry 18081, complexity 18082, cache 18083, fallback 18084, simulator 18085.
+            Exit codes: 0 stopped, 1 a service or the broker failed, 2 a port is in use or a topic has the wrong
+            cleanup policy, 64 bad arguments.""";
+
+    private StackArguments() {
+    }
+
+    /** Reads the arguments; relative paths resolve against {@code cwd}. */
+    public static StackOptions parse(List<String> args, Path cwd) {
+        boolean fresh = false;
+        boolean help = false;
+        int port = DEFAULT_ROUTER_PORT;
+        int kafkaPort = DEFAULT_KAFKA_PORT;
+        String dataDir = null;
+        String root = null;
+        Set<String> skip = new LinkedHashSet<>();
+        for (int i = 0; i < args.size(); i++) {
+            String arg = args.get(i);
+            String name = arg;
+            String inline = null;
+            int eq = arg.indexOf('=');
+            if (arg.startsWith("--") && eq > 0) {
+                name = arg.substring(0, eq);
+                inline = arg.substring(eq + 1);
+            }
+            switch (name) {
+                case "--fresh" -> fresh = flag(name, inline);
+                case "--help", "-h" -> help = flag(name, inline);
+                case "--port" -> port = port(name, inline != null ? inline : value(args, ++i, name), 65535);
+                case "--kafka-port" -> kafkaPort = port(name, inline != null ? inline : value(args, ++i, name), 65534);
+                case "--data-dir" -> dataDir = nonBlank(name, inline != null ? inline : value(args, ++i, name));
+                case "--skip" -> skip.addAll(modules(name, inline != null ? inline : value(args, ++i, name)));
+                case "--root" -> root = nonBlank(name, inline != null ? inline : value(args, ++i, name));
+                default -> throw new UsageException("unknown option " + arg);
+            }
+        }
+        Path rootPath = (root == null ? cwd : cwd.resolve(root)).toAbsolutePath().normalize();
+        Path dataPath = (dataDir == null ? rootPath.resolve(DEFAULT_DATA_DIR) : cwd.resolve(dataDir))
+                .toAbsolutePath().normalize();
+        return new StackOptions(fresh, port, dataPath, kafkaPort, rootPath, skip, help);
+    }
+
+    private static boolean flag(String name, String inline) {
+        if (inline != null) {
+            throw new UsageException(name + " takes no value");
+        }
+        return true;
+    }
+
+    private static String value(List<String> args, int index, String name) {
+        if (index >= args.size() || args.get(index).startsWith("--")) {
+            throw new UsageException(name + " needs a value");
+        }
+        return args.get(index);
+    }
+
+    private static List<String> modules(String name, String value) {
+        List<String> modules = Arrays.stream(value.split(",")).map(String::trim).filter(m -> !m.isEmpty()).toList();
+        if (modules.isEmpty()) {
+            throw new UsageException(name + " needs a value");
+        }
+        return modules;
+    }
+
+    private static String nonBlank(String name, String value) {
+        if (value.isBlank()) {
+            throw new UsageException(name + " needs a value");
+        }
+        return value;
+    }
+
+    private static int port(String name, String value, int max) {
+        try {
+            int port = Integer.parseInt(value.trim());
+            if (port >= 1 && port <= max) {
+                return port;
+            }
+        } catch (NumberFormatException notANumber) {
+            // reported below
+        }
+        throw new UsageException(name + " must be a port between 1 and " + max + ", got '" + value + "'");
+    }
+}
