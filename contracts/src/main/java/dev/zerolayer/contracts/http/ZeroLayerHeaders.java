@@ -2,7 +2,10 @@ package dev.zerolayer.contracts.http;
 
 import java.util.List;
 
-/** Request and response header names of the client API (SPEC section 2) and the Kafka record headers ZeroLayer sets. */
+/**
+ * Request and response header names of the client API (SPEC section 2). Dead-lettered records carry the Kafka binder's
+ * own {@code x-exception-message} (the reason) and {@code x-original-topic}/{@code -partition}/{@code -offset} headers.
+ */
 public final class ZeroLayerHeaders {
 
     /** Pins the tier: {@code haiku|sonnet|opus}, exact and lowercase. */
@@ -23,13 +26,6 @@ public final class ZeroLayerHeaders {
     public static final String FALLBACK_REASON = "X-Anthropic-Fallback-Reason";
 
     public static final List<String> PRIORITY_VALUES = List.of("haiku", "sonnet", "opus");
-
-    /** Kafka header on a dead-lettered record: why it was rejected. */
-    public static final String DLQ_REASON = "x-zerolayer-dlq-reason";
-    /** Kafka header on a dead-lettered record: the topic it came from. */
-    public static final String DLQ_ORIGINAL_TOPIC = "x-zerolayer-dlq-original-topic";
-    /** Kafka header on a dead-lettered record: the consumer group that rejected it. */
-    public static final String DLQ_CONSUMER_GROUP = "x-zerolayer-dlq-consumer-group";
 
     private ZeroLayerHeaders() {
     }
