@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.zerolayer.complexity.observation.ObservedDecisions;
-import dev.zerolayer.complexity.observation.ObservedDecisions.TierCounts;
+import dev.zerolayer.routing.stats.TierTally.TierStats;
 import dev.zerolayer.contracts.router.DecisionStatus;
 import dev.zerolayer.contracts.router.RoutingDecision;
 import dev.zerolayer.contracts.topics.Topics;
@@ -42,8 +42,8 @@ class ComplexityServiceIT {
             kafka.publish(Topics.ROUTER_DECISIONS, decision("req-" + UUID.randomUUID(), "sonnet", true));
 
             // Then it counts them per tier
-            await().atMost(WAIT).until(() -> observed.tier("haiku").equals(new TierCounts(2, 0))
-                    && observed.tier("sonnet").equals(new TierCounts(1, 1)));
+            await().atMost(WAIT).until(() -> observed.tier("haiku").equals(TierStats.of(2, 0))
+                    && observed.tier("sonnet").equals(TierStats.of(1, 1)));
 
             // When junk arrives on the decisions topic, followed on the same partition by a good opus fallback
             String request = "req-" + UUID.randomUUID();
@@ -51,14 +51,14 @@ class ComplexityServiceIT {
             kafka.publish(Topics.ROUTER_DECISIONS, decision(request, "opus", true));
 
             // Then the consumer keeps going, and the junk is on the dead-letter topic with its reason
-            await().atMost(WAIT).until(() -> observed.tier("opus").equals(new TierCounts(1, 1)));
+            await().atMost(WAIT).until(() -> observed.tier("opus").equals(TierStats.of(1, 1)));
             String dlq = Topics.deadLetterTopic(Topics.ROUTER_DECISIONS, Topics.COMPLEXITY);
             await().atMost(WAIT).untilAsserted(() -> assertThat(kafka.readAll(dlq))
                     .anySatisfy(record -> {
                         assertThat(KafkaTestClient.header(record, "x-exception-message")).contains("malformed");
                         assertThat(new String(record.key(), StandardCharsets.UTF_8)).isEqualTo(request);
                     }));
-            assertThat(observed.total()).isEqualTo(new TierCounts(4, 2));
+            assertThat(observed.total()).isEqualTo(TierStats.of(4, 2));
 
             // And the endpoint, health and metrics show it
             assertThat(service.get("/v1/complexity/observed").body())

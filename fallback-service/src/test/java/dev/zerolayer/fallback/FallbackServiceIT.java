@@ -7,7 +7,7 @@ import dev.zerolayer.contracts.router.DecisionStatus;
 import dev.zerolayer.contracts.router.RoutingDecision;
 import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.fallback.monitor.FallbackCounts;
-import dev.zerolayer.fallback.monitor.FallbackCounts.TierStats;
+import dev.zerolayer.routing.stats.TierTally.TierStats;
 import dev.zerolayer.kafka.embedded.SharedKafka;
 import dev.zerolayer.platform.testing.KafkaTestClient;
 import dev.zerolayer.platform.testing.RunningService;

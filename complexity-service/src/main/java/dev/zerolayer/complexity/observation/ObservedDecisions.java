@@ -2,11 +2,9 @@ package dev.zerolayer.complexity.observation;
 
 import dev.zerolayer.contracts.router.RoutingDecision;
 import dev.zerolayer.platform.events.EventReader;
-import java.util.Map;
+import dev.zerolayer.routing.stats.TierTally;
+import dev.zerolayer.routing.stats.TierTally.TierStats;
 import java.util.SortedMap;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import org.springframework.messaging.Message;
 
@@ -14,10 +12,10 @@ import org.springframework.messaging.Message;
 public class ObservedDecisions implements Consumer<Message<byte[]>> {
 
     /** The tier under which decisions that never reached a tier (rejected before routing) are counted. */
-    public static final String NO_TIER = "none";
+    public static final String NO_TIER = TierTally.NO_TIER;
 
     private final EventReader reader;
-    private final Map<String, Tally> byTier = new ConcurrentHashMap<>();
+    private final TierTally tally = new TierTally();
 
     public ObservedDecisions(EventReader reader) {
         this.reader = reader;
@@ -26,43 +24,18 @@ public class ObservedDecisions implements Consumer<Message<byte[]>> {
     @Override
     public void accept(Message<byte[]> message) {
         RoutingDecision decision = reader.read(message, RoutingDecision.class);
-        String tier = decision.tier() == null || decision.tier().isBlank() ? NO_TIER : decision.tier();
-        Tally tally = byTier.computeIfAbsent(tier, name -> new Tally());
-        tally.decisions.increment();
-        if (decision.fallbackTriggered()) {
-            tally.fallbacks.increment();
-        }
+        tally.record(decision.tier(), decision.fallbackTriggered());
     }
 
-    /** The counts of one tier (zeros when none of its decisions was seen). */
-    public TierCounts tier(String tier) {
-        Tally tally = byTier.get(tier);
-        return tally == null ? new TierCounts(0, 0) : tally.counts();
+    public TierStats tier(String tier) {
+        return tally.tier(tier);
     }
 
-    /** Every tier seen so far, by name. */
-    public SortedMap<String, TierCounts> byTier() {
-        SortedMap<String, TierCounts> counts = new TreeMap<>();
-        byTier.forEach((tier, tally) -> counts.put(tier, tally.counts()));
-        return counts;
+    public SortedMap<String, TierStats> byTier() {
+        return tally.byTier();
     }
 
-    /** The sum over all tiers. */
-    public TierCounts total() {
-        return byTier().values().stream().reduce(new TierCounts(0, 0),
-                (a, b) -> new TierCounts(a.decisions() + b.decisions(), a.fallbacks() + b.fallbacks()));
-    }
-
-    /** How many decisions of a tier were seen, and how many of them fell back. */
-    public record TierCounts(long decisions, long fallbacks) {
-    }
-
-    private static final class Tally {
-        private final LongAdder decisions = new LongAdder();
-        private final LongAdder fallbacks = new LongAdder();
-
-        TierCounts counts() {
-            return new TierCounts(decisions.sum(), fallbacks.sum());
-        }
+    public TierStats total() {
+        return tally.total();
     }
 }

@@ -3,7 +3,7 @@ package dev.zerolayer.complexity.observation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.zerolayer.complexity.observation.ObservedDecisions.TierCounts;
+import dev.zerolayer.routing.stats.TierTally.TierStats;
 import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.contracts.router.DecisionStatus;
 import dev.zerolayer.contracts.router.RoutingDecision;
@@ -34,12 +34,12 @@ class ObservedDecisionsTest {
         observed.accept(message(decision(null, false)));
 
         // Then each tier has its counts, and the total sums them
-        assertThat(observed.tier("haiku")).isEqualTo(new TierCounts(2, 1));
-        assertThat(observed.tier("opus")).isEqualTo(new TierCounts(1, 0));
-        assertThat(observed.tier(ObservedDecisions.NO_TIER)).isEqualTo(new TierCounts(1, 0));
-        assertThat(observed.tier("sonnet")).isEqualTo(new TierCounts(0, 0));
+        assertThat(observed.tier("haiku")).isEqualTo(TierStats.of(2, 1));
+        assertThat(observed.tier("opus")).isEqualTo(TierStats.of(1, 0));
+        assertThat(observed.tier(ObservedDecisions.NO_TIER)).isEqualTo(TierStats.of(1, 0));
+        assertThat(observed.tier("sonnet")).isEqualTo(TierStats.of(0, 0));
         assertThat(observed.byTier()).containsOnlyKeys("haiku", "opus", ObservedDecisions.NO_TIER);
-        assertThat(observed.total()).isEqualTo(new TierCounts(4, 1));
+        assertThat(observed.total()).isEqualTo(TierStats.of(4, 1));
     }
 
     @Test
@@ -52,7 +52,7 @@ class ObservedDecisionsTest {
         // Then it is refused for dead-lettering and nothing is counted
         assertThatThrownBy(() -> observed.accept(junk)).isInstanceOf(PoisonEventException.class)
                 .hasMessageContaining("malformed");
-        assertThat(observed.total()).isEqualTo(new TierCounts(0, 0));
+        assertThat(observed.total()).isEqualTo(TierStats.of(0, 0));
     }
 
     private static Message<byte[]> message(RoutingDecision decision) {

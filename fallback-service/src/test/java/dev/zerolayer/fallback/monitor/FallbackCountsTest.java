@@ -3,7 +3,7 @@ package dev.zerolayer.fallback.monitor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.zerolayer.fallback.monitor.FallbackCounts.TierStats;
+import dev.zerolayer.routing.stats.TierTally.TierStats;
 import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.contracts.router.DecisionStatus;
 import dev.zerolayer.contracts.router.RoutingDecision;
