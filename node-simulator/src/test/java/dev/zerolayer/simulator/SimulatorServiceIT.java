@@ -3,73 +3,202 @@ package dev.zerolayer.simulator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.zerolayer.contracts.cache.KvCacheEvent;
+import dev.zerolayer.contracts.cache.KvEventType;
 import dev.zerolayer.contracts.cache.PrewarmCommand;
+import dev.zerolayer.contracts.codec.EventCodec;
+import dev.zerolayer.contracts.telemetry.NodeRegistration;
+import dev.zerolayer.contracts.telemetry.NodeTelemetry;
+import dev.zerolayer.contracts.telemetry.TelemetrySample;
+import dev.zerolayer.contracts.telemetry.UpstreamProtocol;
 import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.kafka.embedded.SharedKafka;
 import dev.zerolayer.platform.testing.KafkaTestClient;
 import dev.zerolayer.platform.testing.RunningService;
+import dev.zerolayer.routing.prefix.FastBlockHasher;
+import dev.zerolayer.simulator.fleet.Fleet;
+import dev.zerolayer.simulator.node.PromptTokenizer;
+import dev.zerolayer.simulator.node.SimulatedNode;
 import dev.zerolayer.simulator.prewarm.PrewarmInbox;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** node-simulator against the real broker: records prewarm commands per node, dead-letters poison and keeps reading. */
+/**
+ * node-simulator against the real broker: its nodes register and sample on {@code telemetry.samples.v1}, report their
+ * KV cache on {@code cache.kv-events.v1} (served prompts, prewarm commands, crashes), and prewarm commands are
+ * recorded per node with poison dead-lettered.
+ */
 @ExtendWith(SharedKafka.class)
 class SimulatorServiceIT {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static RunningService service;
+    private static KafkaTestClient kafka;
 
     private static String servers() {
         return SharedKafka.broker().bootstrapServers();
+    }
+
+    @BeforeAll
+    static void start() {
+        service = RunningService.start(SimulatorApplication.class, servers(),
+                "zerolayer.simulator.base-port=0",
+                "zerolayer.simulator.latency=false",
+                "zerolayer.simulator.clusters[0].name=haiku-l4",
+                "zerolayer.simulator.clusters[0].tier=haiku",
+                "zerolayer.simulator.clusters[0].nodes=2",
+                "zerolayer.simulator.clusters[0].profile=L4x2",
+                "zerolayer.simulator.clusters[0].protocols=anthropic,openai");
+        kafka = new KafkaTestClient(servers());
+    }
+
+    @AfterAll
+    static void stop() {
+        kafka.close();
+        service.close();
+    }
+
+    @Test
+    void nodesRegisterSampleAndReportTheirKvCacheThroughTheBroker() throws Exception {
+        Fleet fleet = service.bean(Fleet.class);
+        SimulatedNode anthropic = fleet.node("haiku-l4-0").orElseThrow();
+        SimulatedNode openAi = fleet.node("haiku-l4-1").orElseThrow();
+
+        // Then both nodes register and keep sampling on telemetry.samples.v1, keyed by node id
+        await().atMost(WAIT).untilAsserted(() -> {
+            List<NodeTelemetry> telemetry = telemetry();
+            for (SimulatedNode node : List.of(anthropic, openAi)) {
+                assertThat(telemetry).filteredOn(t -> t.nodeId().equals(node.id()))
+                        .anySatisfy(t -> assertThat(t).isInstanceOf(NodeRegistration.class))
+                        .filteredOn(TelemetrySample.class::isInstance).hasSizeGreaterThan(3);
+            }
+        });
+        NodeRegistration registration = telemetry().stream().filter(NodeRegistration.class::isInstance)
+                .map(NodeRegistration.class::cast).filter(r -> r.nodeId().equals("haiku-l4-1")).findFirst()
+                .orElseThrow();
+        assertThat(registration.upstreamBaseUrl()).isEqualTo("http://127.0.0.1:" + openAi.port());
+        assertThat(registration.protocol()).isEqualTo(UpstreamProtocol.OPENAI);
+        assertThat(registration.tier()).isEqualTo("haiku");
+        assertThat(registration.cluster()).isEqualTo("haiku-l4");
+        assertThat(registration.hardwareProfile()).isEqualTo("L4x2");
+
+        // When a prompt of several blocks is served, its chained block hashes are stored and reported
+        String prompt = "Route me to the node that already holds my prefix, please. ".repeat(6);
+        HttpResponse<String> served = post(anthropic.baseUrl() + "/v1/messages", "{\"model\":\"claude-haiku-4-5\","
+                + "\"max_tokens\":4,\"messages\":[{\"role\":\"user\",\"content\":\"" + prompt + "\"}]}");
+        assertThat(served.statusCode()).isEqualTo(200);
+        int[] ids = PromptTokenizer.shared().tokens(List.of(prompt), 1).ids();
+        Long[] chain = Arrays.stream(new FastBlockHasher(16, 0).hashChain(ids)).boxed().toArray(Long[]::new);
+        assertThat(chain).hasSizeGreaterThan(3);
+        await().atMost(WAIT).untilAsserted(() -> assertThat(kvEvents("haiku-l4-0"))
+                .anySatisfy(event -> {
+                    assertThat(event.type()).isEqualTo(KvEventType.BLOCK_STORED);
+                    assertThat(event.blockHashes()).containsExactly(chain);
+                    assertThat(event.parentBlockHash()).isNull();
+                    assertThat(event.blockSize()).isEqualTo(16);
+                }));
+
+        // When the cache service asks the OpenAI node to prewarm two blocks, it stores and reports them
+        kafka.publish(Topics.CACHE_PREWARM, prewarm("haiku-l4-1", "sess-it", List.of(101L, 102L)));
+        await().atMost(WAIT).untilAsserted(() -> assertThat(kvEvents("haiku-l4-1")).anySatisfy(event -> {
+            assertThat(event.type()).isEqualTo(KvEventType.BLOCK_STORED);
+            assertThat(event.blockHashes()).containsExactly(101L, 102L);
+        }));
+        assertThat(openAi.kvCache().contains(101L)).isTrue();
+
+        // When that node crashes through the admin API, it reports its cache cleared, with a rising sequence
+        HttpResponse<String> crash = post(service.baseUrl() + "/admin/nodes/haiku-l4-1/faults",
+                "{\"type\":\"crash\",\"durationMs\":300}");
+        assertThat(crash.statusCode()).isEqualTo(201);
+        await().atMost(WAIT).untilAsserted(() -> {
+            List<KvCacheEvent> events = kvEvents("haiku-l4-1");
+            assertThat(events).extracting(KvCacheEvent::type).endsWith(KvEventType.ALL_BLOCKS_CLEARED,
+                    KvEventType.ALL_BLOCKS_CLEARED);
+            assertThat(events).extracting(KvCacheEvent::sequence).isSorted().doesNotHaveDuplicates();
+        });
+        assertThat(service.get("/admin/nodes").body()).contains("\"id\":\"haiku-l4-0\"")
+                .contains("\"state\":\"serving\"");
     }
 
     @Test
     void recordsPrewarmCommandsPerNodeAndDeadLettersPoisonWithoutStopping() {
         String sonnet = "sonnet-" + UUID.randomUUID();
         String haiku = "haiku-" + UUID.randomUUID();
-        try (RunningService service = RunningService.start(SimulatorApplication.class, servers());
-             KafkaTestClient kafka = new KafkaTestClient(servers())) {
-            PrewarmInbox inbox = service.bean(PrewarmInbox.class);
+        PrewarmInbox inbox = service.bean(PrewarmInbox.class);
 
-            // Given a running simulator
-            // When the cache service asks one node to prewarm two sessions and another node one
-            kafka.publish(Topics.CACHE_PREWARM, prewarm(sonnet, "sess-a", List.of(11L, 12L)));
-            kafka.publish(Topics.CACHE_PREWARM, prewarm(sonnet, "sess-b", List.of(21L)));
-            kafka.publish(Topics.CACHE_PREWARM, prewarm(haiku, "sess-c", List.of(31L)));
+        // Given a running simulator
+        // When the cache service asks one node to prewarm two sessions and another node one
+        kafka.publish(Topics.CACHE_PREWARM, prewarm(sonnet, "sess-a", List.of(11L, 12L)));
+        kafka.publish(Topics.CACHE_PREWARM, prewarm(sonnet, "sess-b", List.of(21L)));
+        kafka.publish(Topics.CACHE_PREWARM, prewarm(haiku, "sess-c", List.of(31L)));
 
-            // Then each node's commands are recorded in order
-            await().atMost(WAIT).until(() -> inbox.node(sonnet).received() == 2 && inbox.node(haiku).received() == 1);
-            assertThat(inbox.node(sonnet).latest()).extracting(PrewarmCommand::sessionHash)
-                    .containsExactly("sess-a", "sess-b");
-            assertThat(inbox.node(sonnet).latest().get(0).blockHashes()).containsExactly(11L, 12L);
+        // Then each node's commands are recorded in order
+        await().atMost(WAIT).until(() -> inbox.node(sonnet).received() == 2 && inbox.node(haiku).received() == 1);
+        assertThat(inbox.node(sonnet).latest()).extracting(PrewarmCommand::sessionHash)
+                .containsExactly("sess-a", "sess-b");
+        assertThat(inbox.node(sonnet).latest().get(0).blockHashes()).containsExactly(11L, 12L);
 
-            // When junk arrives for the haiku node, followed on the same partition by a good command
-            kafka.send(Topics.CACHE_PREWARM, haiku, "{not json".getBytes(StandardCharsets.UTF_8));
-            kafka.publish(Topics.CACHE_PREWARM, prewarm(haiku, "sess-d", List.of(41L)));
+        // When junk arrives for the haiku node, followed on the same partition by a good command
+        kafka.send(Topics.CACHE_PREWARM, haiku, "{not json".getBytes(StandardCharsets.UTF_8));
+        kafka.publish(Topics.CACHE_PREWARM, prewarm(haiku, "sess-d", List.of(41L)));
 
-            // Then the consumer keeps going, and the junk is on the dead-letter topic with its reason
-            await().atMost(WAIT).until(() -> inbox.node(haiku).received() == 2);
-            assertThat(inbox.node(haiku).latest()).extracting(PrewarmCommand::sessionHash)
-                    .containsExactly("sess-c", "sess-d");
-            String dlq = Topics.deadLetterTopic(Topics.CACHE_PREWARM, Topics.SIMULATOR);
-            await().atMost(WAIT).untilAsserted(() -> assertThat(kafka.readAll(dlq))
-                    .anySatisfy(record -> {
-                        assertThat(KafkaTestClient.header(record, "x-exception-message")).contains("malformed");
-                        assertThat(new String(record.key(), StandardCharsets.UTF_8)).isEqualTo(haiku);
-                    }));
+        // Then the consumer keeps going, and the junk is on the dead-letter topic with its reason
+        await().atMost(WAIT).until(() -> inbox.node(haiku).received() == 2);
+        assertThat(inbox.node(haiku).latest()).extracting(PrewarmCommand::sessionHash)
+                .containsExactly("sess-c", "sess-d");
+        String dlq = Topics.deadLetterTopic(Topics.CACHE_PREWARM, Topics.SIMULATOR);
+        await().atMost(WAIT).untilAsserted(() -> assertThat(kafka.readAll(dlq))
+                .anySatisfy(record -> {
+                    assertThat(KafkaTestClient.header(record, "x-exception-message")).contains("malformed");
+                    assertThat(new String(record.key(), StandardCharsets.UTF_8)).isEqualTo(haiku);
+                }));
 
-            // And the admin endpoint, health and metrics show it
-            assertThat(service.get("/admin/prewarms").body())
-                    .contains("\"" + sonnet + "\":{\"received\":2")
-                    .contains("\"sessionHash\":\"sess-d\"");
-            assertThat(service.get("/actuator/health").statusCode()).isEqualTo(200);
-            assertThat(service.get("/actuator/prometheus").body())
-                    .contains("zerolayer_events_rejected_total{reason=\"malformed\"");
-        }
+        // And the admin endpoint, health and metrics show it
+        assertThat(service.get("/admin/prewarms").body())
+                .contains("\"" + sonnet + "\":{\"received\":2")
+                .contains("\"sessionHash\":\"sess-d\"");
+        assertThat(service.get("/actuator/health").statusCode()).isEqualTo(200);
+        assertThat(service.get("/actuator/prometheus").body())
+                .contains("zerolayer_events_rejected_total{reason=\"malformed\"");
+    }
+
+    private static List<NodeTelemetry> telemetry() {
+        return kafka.readAll(Topics.TELEMETRY_SAMPLES).stream()
+                .map(record -> {
+                    NodeTelemetry event = EventCodec.decode(record.value(), NodeTelemetry.class);
+                    assertThat(new String(record.key(), StandardCharsets.UTF_8)).isEqualTo(event.nodeId());
+                    return event;
+                })
+                .toList();
+    }
+
+    private static List<KvCacheEvent> kvEvents(String nodeId) {
+        return kafka.readAll(Topics.CACHE_KV_EVENTS).stream()
+                .filter(record -> new String(record.key(), StandardCharsets.UTF_8).equals(nodeId))
+                .map(ConsumerRecord::value)
+                .map(value -> EventCodec.decode(value, KvCacheEvent.class))
+                .toList();
+    }
+
+    private static HttpResponse<String> post(String url, String json) throws IOException, InterruptedException {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
+                .header("content-type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     static PrewarmCommand prewarm(String node, String session, List<Long> blocks) {

@@ -1,16 +1,46 @@
 package dev.zerolayer.simulator.config;
 
 import dev.zerolayer.platform.events.EventReader;
+import dev.zerolayer.platform.topics.TopicGuard;
+import dev.zerolayer.simulator.fleet.Fleet;
+import dev.zerolayer.simulator.fleet.FleetProperties;
+import dev.zerolayer.simulator.kv.KafkaKvEventPublisher;
 import dev.zerolayer.simulator.prewarm.PrewarmInbox;
+import dev.zerolayer.simulator.telemetry.KafkaTelemetrySink;
+import dev.zerolayer.simulator.telemetry.PrometheusExposition;
+import dev.zerolayer.simulator.telemetry.TelemetryPublisher;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.cloud.stream.function.StreamBridge;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The service's consumer beans; their bindings and destinations are in application.yml. */
+/** The service's beans: the fleet, its KV-event and telemetry publishers, and the prewarm consumer (bound in YAML). */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(FleetProperties.class)
 public class SimulatorConfiguration {
 
     @Bean
-    PrewarmInbox prewarmCommands(EventReader reader) {
-        return new PrewarmInbox(reader);
+    KafkaKvEventPublisher kvEventPublisher(StreamBridge bridge, TopicGuard guard, MeterRegistry meters,
+            FleetProperties properties) {
+        return new KafkaKvEventPublisher(bridge, guard, meters, properties.maxQueuedKvEvents());
+    }
+
+    @Bean
+    Fleet fleet(FleetProperties properties, KafkaKvEventPublisher kvEvents, Clock clock) {
+        return new Fleet(properties, kvEvents, new PrometheusExposition(), clock);
+    }
+
+    @Bean
+    TelemetryPublisher telemetryPublisher(Fleet fleet, StreamBridge bridge, TopicGuard guard, MeterRegistry meters,
+            FleetProperties properties) {
+        return new TelemetryPublisher(fleet::nodes, new KafkaTelemetrySink(bridge, guard, meters),
+                properties.sampleInterval(), properties.registrationInterval());
+    }
+
+    @Bean
+    PrewarmInbox prewarmCommands(EventReader reader, Fleet fleet) {
+        return new PrewarmInbox(reader, fleet::prewarm);
     }
 }

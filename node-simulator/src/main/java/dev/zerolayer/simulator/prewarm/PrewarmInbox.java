@@ -14,7 +14,8 @@ import org.springframework.messaging.Message;
 
 /**
  * The prewarm commands read from {@code cache.prewarm.v1}, per node: how many arrived since start and the latest
- * {@value #KEPT_PER_NODE} of them, oldest first.
+ * {@value #KEPT_PER_NODE} of them, oldest first; each valid command is also handed to the fleet, which marks its blocks
+ * cached on the named node.
  */
 public class PrewarmInbox implements Consumer<Message<byte[]>> {
 
@@ -22,16 +23,24 @@ public class PrewarmInbox implements Consumer<Message<byte[]>> {
     public static final int KEPT_PER_NODE = 100;
 
     private final EventReader reader;
+    private final Consumer<PrewarmCommand> onCommand;
     private final Map<String, NodeInbox> byNode = new ConcurrentHashMap<>();
 
     public PrewarmInbox(EventReader reader) {
+        this(reader, command -> {
+        });
+    }
+
+    public PrewarmInbox(EventReader reader, Consumer<PrewarmCommand> onCommand) {
         this.reader = reader;
+        this.onCommand = onCommand;
     }
 
     @Override
     public void accept(Message<byte[]> message) {
         PrewarmCommand command = reader.read(message, PrewarmCommand.class);
         byNode.computeIfAbsent(command.nodeId(), node -> new NodeInbox()).add(command);
+        onCommand.accept(command);
     }
 
     /** What one node received (nothing when no command named it). */
