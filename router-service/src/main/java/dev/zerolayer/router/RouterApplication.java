@@ -3,7 +3,7 @@ package dev.zerolayer.router;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
-/** router-service: the gateway; for now it holds the compacted views the decision needs and lists the models served. */
+/** router-service: the Anthropic/OpenAI-compatible gateway that decides, dispatches with bypass, and publishes one decision event per request. */
 @SpringBootApplication
 public class RouterApplication {
 

@@ -8,13 +8,30 @@ import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.events.EventReader;
 import dev.zerolayer.platform.view.CompactedView;
+import dev.zerolayer.platform.config.ZeroLayerProperties;
+import dev.zerolayer.platform.topics.TopicGuard;
+import dev.zerolayer.router.api.GatewayHandler;
+import dev.zerolayer.router.api.GatewayMetrics;
+import dev.zerolayer.router.auth.ApiKeyAuthenticator;
+import dev.zerolayer.router.auth.RateLimits;
+import dev.zerolayer.router.decision.RequestRouter;
+import dev.zerolayer.router.dispatch.Dispatcher;
+import dev.zerolayer.router.dispatch.NodeGuards;
+import dev.zerolayer.router.dispatch.UpstreamClient;
+import dev.zerolayer.router.events.DecisionPublisher;
 import dev.zerolayer.router.models.ModelCatalogue;
+import dev.zerolayer.router.state.ActivePolicy;
+import dev.zerolayer.router.state.Fleet;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.cloud.stream.function.StreamBridge;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The router's compacted-topic views (one consumer bean each) and what reads them; bindings are in application.yml. */
+/** The router's compacted-topic views (one consumer bean each), the gateway built on them, and its collaborators; bindings are in application.yml. */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(RouterProperties.class)
 public class RouterConfiguration {
 
     @Bean
@@ -45,5 +62,64 @@ public class RouterConfiguration {
     @Bean
     ModelCatalogue modelCatalogue(CompactedView<FallbackPolicy> fallbackPolicy) {
         return new ModelCatalogue(fallbackPolicy);
+    }
+
+    @Bean
+    ActivePolicy activePolicy(CompactedView<FallbackPolicy> fallbackPolicy) {
+        return new ActivePolicy(fallbackPolicy);
+    }
+
+    @Bean
+    NodeGuards nodeGuards(MeterRegistry meters) {
+        return new NodeGuards(meters);
+    }
+
+    @Bean
+    Fleet fleet(CompactedView<NodeHealth> nodeHealth, NodeGuards guards) {
+        return new Fleet(nodeHealth, guards);
+    }
+
+    @Bean
+    RequestRouter requestRouter(Fleet fleet, ActivePolicy policy, CompactedView<ComplexityModel> complexityModel) {
+        return new RequestRouter(fleet, policy, complexityModel);
+    }
+
+    @Bean
+    UpstreamClient upstreamClient(RouterProperties properties) {
+        return new UpstreamClient(properties.connectTimeoutMs(), properties.maxUpstreamResponse().toBytes());
+    }
+
+    @Bean
+    Dispatcher dispatcher(UpstreamClient client, NodeGuards guards) {
+        return new Dispatcher(client, guards);
+    }
+
+    @Bean
+    ApiKeyAuthenticator apiKeyAuthenticator(ZeroLayerProperties properties) {
+        return new ApiKeyAuthenticator(properties.apiKeys());
+    }
+
+    @Bean
+    RateLimits rateLimits(RouterProperties properties, ActivePolicy policy) {
+        return new RateLimits(properties.requestsPerSecond(), policy);
+    }
+
+    @Bean
+    DecisionPublisher decisionPublisher(RouterProperties properties, StreamBridge bridge, TopicGuard guard,
+            MeterRegistry meters) {
+        return new DecisionPublisher(properties.eventBufferSize(), bridge, guard, meters);
+    }
+
+    @Bean
+    GatewayMetrics gatewayMetrics(MeterRegistry meters) {
+        return new GatewayMetrics(meters);
+    }
+
+    @Bean
+    GatewayHandler gatewayHandler(ApiKeyAuthenticator authenticator, RateLimits rateLimits, RequestRouter router,
+            Dispatcher dispatcher, ActivePolicy policy, CompactedView<SessionEntry> sessions,
+            DecisionPublisher publisher, GatewayMetrics metrics, RouterProperties properties) {
+        return new GatewayHandler(authenticator, rateLimits, router, dispatcher, policy, sessions, publisher, metrics,
+                properties.maxRequestBody().toBytes());
     }
 }

@@ -39,7 +39,7 @@ public class HealthTracker {
     private final HealthPublisher publisher;
     private final Clock clock;
     private final Duration heartbeat;
-    private final MeterRegistry meters;
+    private final Counter samples;
     private final Map<String, NodeEntry> nodes = new ConcurrentHashMap<>();
     private final Map<String, LoadSpikeDetector> spikes = new ConcurrentHashMap<>();
     private final Map<String, Boolean> spiking = new ConcurrentHashMap<>();
@@ -51,7 +51,8 @@ public class HealthTracker {
         this.publisher = publisher;
         this.clock = clock;
         this.heartbeat = heartbeat;
-        this.meters = meters;
+        this.samples = Counter.builder("zerolayer.telemetry.samples").description("Samples applied to node health")
+                .register(meters);
         for (NodeState state : NodeState.values()) {
             Gauge.builder("zerolayer.telemetry.nodes", nodes,
                     all -> all.values().stream().filter(n -> n.machine.state() == state).count())
@@ -84,7 +85,7 @@ public class HealthTracker {
             return false;
         }
         entry.machine.onSample(sample);
-        Counter.builder("zerolayer.telemetry.samples").register(meters).increment();
+        samples.increment();
         String cluster = entry.registration.cluster();
         boolean spike = spikes.computeIfAbsent(cluster, c -> new LoadSpikeDetector(thresholds.loadSpikeRise(),
                 Duration.ofMillis(thresholds.loadSpikeWindowMs()))).observe(sample.occurredAt(), clusterLoad(cluster));
