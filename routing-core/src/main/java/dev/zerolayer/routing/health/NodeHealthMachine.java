@@ -11,7 +11,8 @@ import java.util.Optional;
 /**
  * One node's health state machine (SPEC section 4), driven by sample time, never wall-clock: SM above the mark for the
  * hold time makes it UNAVAILABLE until SM stays below the recovery mark for the hold time; a warm-up makes it WARMING
- * until a good probe, sent the probe lead before the predicted ready time; no sample within the staleness limit makes
+ * until a good probe, sent the probe lead before the predicted ready time (or as soon as the node reports the warm-up
+ * over); no sample within the staleness limit makes
  * it DOWN; otherwise it is DEGRADED below the score mark or with recent XID errors, else HEALTHY.
  */
 public final class NodeHealthMachine {
@@ -29,6 +30,7 @@ public final class NodeHealthMachine {
     private Instant warmupStartedAt;
     private Instant predictedReadyAt;
     private boolean probeFailedOnce;
+    private Instant readySignalAt;
     private Instant lastXidIncreaseAt;
     private double score;
 
@@ -54,7 +56,11 @@ public final class NodeHealthMachine {
             warming = true;
             warmupStartedAt = t;
             probeFailedOnce = false;
+            readySignalAt = null;
             predictedReadyAt = t.plusMillis(warmups.predictMs(rules.warmupDefaultMs()));
+        } else if (warming && !sample.warmingUp() && readySignalAt == null) {
+            // the node says its warm-up is over before the prediction: probe now rather than wait
+            readySignalAt = t;
         }
         score = HealthScore.of(sample, capacity, recentErrors(t));
         return state();
@@ -110,7 +116,9 @@ public final class NodeHealthMachine {
             warming = false;
             warmupStartedAt = null;
             predictedReadyAt = null;
+            readySignalAt = null;
         } else {
+            readySignalAt = null;
             long predicted = Duration.between(warmupStartedAt, predictedReadyAt).toMillis();
             predictedReadyAt = at.plusMillis(Math.max(500, predicted / 4));
             probeFailedOnce = true;
@@ -118,9 +126,16 @@ public final class NodeHealthMachine {
         return state();
     }
 
-    /** When the 1-token warm-up probe is due, while WARMING. */
+    /**
+     * When the 1-token warm-up probe is due, while WARMING: the probe lead before the predicted ready time, or at once
+     * when the node's own samples say the warm-up is over.
+     */
     public synchronized Optional<Instant> probeDueAt() {
-        return warming ? Optional.of(predictedReadyAt.minusMillis(rules.warmupProbeLeadMs())) : Optional.empty();
+        if (!warming) {
+            return Optional.empty();
+        }
+        Instant predicted = predictedReadyAt.minusMillis(rules.warmupProbeLeadMs());
+        return Optional.of(readySignalAt != null && readySignalAt.isBefore(predicted) ? readySignalAt : predicted);
     }
 
     public synchronized NodeState state() {

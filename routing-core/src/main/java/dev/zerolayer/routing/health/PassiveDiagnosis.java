@@ -6,7 +6,8 @@ import java.util.Optional;
  * Diagnoses a node from the router's own observations (seed 000): time to first byte up by {@value #UP}× with steady
  * chunk intervals means {@code gateway_congestion}; steady time to first byte with chunk-interval variance up by
  * {@value #VARIANCE_UP}× means {@code gpu_bandwidth_bottleneck}. Recent values are a fast moving average, the baseline a
- * slow one that stops learning while the node looks anomalous, so a long fault does not become the new normal.
+ * slow one (fast during the first observations, so cold-start outliers fade) that stops learning while the node
+ * looks anomalous, so a long fault does not become the new normal.
  */
 public final class PassiveDiagnosis {
 
@@ -39,7 +40,11 @@ public final class PassiveDiagnosis {
         } else {
             recentTtfb += FAST * (ttfbMs - recentTtfb);
             recentVariance += FAST * (chunkIntervalVarianceMs2 - recentVariance);
-            if (observations < WARMUP_OBSERVATIONS || diagnosis().isEmpty()) {
+            if (observations < WARMUP_OBSERVATIONS) {
+                // learn fast at first, so cold-start outliers (JIT, connection set-up) fade from the baseline
+                baselineTtfb = recentTtfb;
+                baselineVariance = recentVariance;
+            } else if (diagnosis().isEmpty()) {
                 baselineTtfb += SLOW * (ttfbMs - baselineTtfb);
                 baselineVariance += SLOW * (chunkIntervalVarianceMs2 - baselineVariance);
             }

@@ -50,6 +50,19 @@ class ClusterAndSpikeTest {
     }
 
     @Test
+    void aColdStartOutlierDoesNotHideALaterCongestion() {
+        PassiveDiagnosis diagnosis = new PassiveDiagnosis();
+        diagnosis.observe(2_090, 560);
+        for (int i = 0; i < 25; i++) {
+            diagnosis.observe(40, 180);
+        }
+        for (int i = 0; i < 10; i++) {
+            diagnosis.observe(290, 170);
+        }
+        assertThat(diagnosis.diagnosis()).contains(PassiveDiagnosis.GATEWAY_CONGESTION);
+    }
+
+    @Test
     void steadyTtfbWithChunkVarianceUpIsAGpuBandwidthBottleneck() {
         PassiveDiagnosis diagnosis = new PassiveDiagnosis();
         for (int i = 0; i < 30; i++) {

@@ -86,6 +86,16 @@ class NodeHealthMachineTest {
     }
 
     @Test
+    void aNodeReportingItsWarmUpOverIsProbedAtOnceAndTheShorterDurationIsLearned() {
+        machine.onSample(sample(0, 0.10, true, 0, 0));
+        machine.onSample(sample(4_000, 0.10, false, 0, 0));
+        assertThat(machine.state()).isEqualTo(NodeState.WARMING);
+        assertThat(machine.probeDueAt()).contains(T0.plusMillis(4_000));
+        assertThat(machine.onProbe(true, T0.plusMillis(4_020))).isEqualTo(NodeState.HEALTHY);
+        assertThat(machine.warmups().durationsMs()).containsExactly(4_020L);
+    }
+
+    @Test
     void noSampleWithinTheStalenessLimitMakesItDownUntilSamplesResume() {
         machine.onSample(sample(0, 0.30));
         assertThat(machine.onTick(T0.plusMillis(3_000))).isEqualTo(NodeState.HEALTHY);

@@ -99,9 +99,12 @@ public class HealthTracker {
         return true;
     }
 
-    /** Feeds the passive diagnosis with what the router saw of a served request. */
+    /**
+     * Feeds the passive diagnosis with what the router saw of a served streaming request (only streams have chunk
+     * intervals, and a non-streaming time to first byte is the whole response time).
+     */
     public void onDecision(RoutingDecision decision) {
-        if (decision.node() == null || decision.status() != DecisionStatus.OK) {
+        if (decision.node() == null || decision.status() != DecisionStatus.OK || !decision.streaming()) {
             return;
         }
         NodeEntry entry = nodes.get(decision.node());

@@ -1,0 +1,86 @@
+package dev.zerolayer.telemetry.health;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.zerolayer.contracts.router.DecisionStatus;
+import dev.zerolayer.contracts.router.RoutingDecision;
+import dev.zerolayer.contracts.telemetry.NodeHealth;
+import dev.zerolayer.contracts.telemetry.NodeRegistration;
+import dev.zerolayer.contracts.telemetry.NodeState;
+import dev.zerolayer.contracts.telemetry.TelemetrySample;
+import dev.zerolayer.contracts.telemetry.UpstreamProtocol;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** Publication on change and heartbeat, and the passive diagnosis fed only by streamed requests. */
+class HealthTrackerTest {
+
+    private static final Instant T0 = Instant.parse("2026-11-29T12:00:00Z");
+
+    /** Keeps what would have been published. */
+    private static final class Published implements HealthPublisher {
+        final List<NodeHealth> records = new ArrayList<>();
+
+        @Override
+        public boolean publish(NodeHealth health) {
+            records.add(health);
+            return true;
+        }
+    }
+
+    private final Published published = new Published();
+    private final HealthTracker tracker = new HealthTracker(published, Clock.fixed(T0, ZoneOffset.UTC),
+            Duration.ofSeconds(2), new SimpleMeterRegistry());
+
+    private static TelemetrySample sample(long ms, double sm) {
+        return new TelemetrySample(UUID.randomUUID().toString(), T0.plusMillis(ms), 1, "n1", sm, 1e9, 1e9, 0.1,
+                20_000, 20_000, 0.05, 2, 0, 0.2, false, 0);
+    }
+
+    private static RoutingDecision served(boolean streaming, long ttfb, double variance) {
+        return new RoutingDecision(UUID.randomUUID().toString(), T0, 1, UUID.randomUUID().toString(), "s", "k",
+                "anthropic", "m", streaming, "sonnet", "c", "n1", List.of("n1"), 10, 0.5, "v", 1, List.of(), false,
+                null, null, false, List.of(), 100, ttfb, variance, ttfb + 300, 10, 12, DecisionStatus.OK, 200);
+    }
+
+    @Test
+    void publishesOnRegistrationAndOnStateChangeButNotOnEverySample() {
+        tracker.register(NodeRegistration.of("n1", "sonnet", "c", null, "http://127.0.0.1:1",
+                UpstreamProtocol.ANTHROPIC, "m", 8, "p"), List.of());
+        assertThat(published.records).hasSize(1);
+        tracker.onSample(sample(0, 0.4));
+        int afterHealthy = published.records.size();
+        tracker.onSample(sample(100, 0.41));
+        tracker.onSample(sample(200, 0.42));
+        assertThat(published.records).hasSize(afterHealthy);
+        for (int ms = 300; ms <= 800; ms += 100) {
+            tracker.onSample(sample(ms, 0.99));
+        }
+        assertThat(published.records.get(published.records.size() - 1).state()).isEqualTo(NodeState.UNAVAILABLE);
+    }
+
+    @Test
+    void onlyStreamedRequestsFeedThePassiveDiagnosis() {
+        tracker.register(NodeRegistration.of("n1", "sonnet", "c", null, "http://127.0.0.1:1",
+                UpstreamProtocol.ANTHROPIC, "m", 8, "p"), List.of());
+        tracker.onSample(sample(0, 0.4));
+        for (int i = 0; i < 30; i++) {
+            tracker.onDecision(served(false, 900, 0)); // non-streaming: no chunk intervals
+        }
+        for (int i = 0; i < 30; i++) {
+            tracker.onDecision(served(true, 20, 140));
+        }
+        assertThat(tracker.snapshot("n1").orElseThrow().diagnosis()).isNull();
+        for (int i = 0; i < 10; i++) {
+            tracker.onDecision(served(true, 300, 140));
+        }
+        assertThat(tracker.snapshot("n1").orElseThrow().diagnosis()).isEqualTo("gateway_congestion");
+    }
+}
