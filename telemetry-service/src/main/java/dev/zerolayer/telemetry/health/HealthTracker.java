@@ -27,11 +27,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Runs every registered node's health machine and publishes its record on {@code telemetry.node-health.v1} at once when
- * its state, diagnosis, reasons or cluster spike flag change, and otherwise every heartbeat; thresholds come from the
+ * its state, diagnosis, predicted ready time or cluster spike flag change, and otherwise every heartbeat; thresholds come from the
  * latest fallback policy.
  */
 public class HealthTracker {
@@ -41,6 +42,7 @@ public class HealthTracker {
     private final Duration heartbeat;
     private final Counter samples;
     private final Map<String, NodeEntry> nodes = new ConcurrentHashMap<>();
+    private final Map<String, Set<NodeEntry>> byCluster = new ConcurrentHashMap<>();
     private final Map<String, LoadSpikeDetector> spikes = new ConcurrentHashMap<>();
     private final Map<String, Boolean> spiking = new ConcurrentHashMap<>();
     private volatile Thresholds thresholds = Thresholds.defaults();
@@ -66,6 +68,7 @@ public class HealthTracker {
                 new WarmupHistory(restoredWarmupsMs)));
         NodeEntry previous = nodes.putIfAbsent(registration.nodeId(), created);
         if (previous == null) {
+            byCluster.computeIfAbsent(registration.cluster(), c -> ConcurrentHashMap.newKeySet()).add(created);
             publishIfDue(created, true);
             return true;
         }
@@ -91,8 +94,7 @@ public class HealthTracker {
                 Duration.ofMillis(thresholds.loadSpikeWindowMs()))).observe(sample.occurredAt(), clusterLoad(cluster));
         Boolean before = spiking.put(cluster, spike);
         if (before != null && before != spike) {
-            nodes.values().stream().filter(n -> n.registration.cluster().equals(cluster))
-                    .forEach(n -> publishIfDue(n, true));
+            members(cluster).forEach(n -> publishIfDue(n, true));
         } else {
             publishIfDue(entry, false);
         }
@@ -165,15 +167,19 @@ public class HealthTracker {
 
     /** Capacity-weighted health of a cluster's nodes. */
     public double clusterHealth(String cluster) {
-        return ClusterHealth.of(nodes.values().stream().filter(n -> n.registration.cluster().equals(cluster))
+        return ClusterHealth.of(members(cluster).stream()
                 .map(n -> new ClusterHealth.Member(n.registration.capacity(), n.machine.score())).toList());
+    }
+
+    private Set<NodeEntry> members(String cluster) {
+        return byCluster.getOrDefault(cluster, Set.of());
     }
 
     private double clusterLoad(String cluster) {
         long capacity = 0;
         long busy = 0;
-        for (NodeEntry entry : nodes.values()) {
-            if (entry.registration.cluster().equals(cluster) && entry.machine.state().routable()) {
+        for (NodeEntry entry : members(cluster)) {
+            if (entry.machine.state().routable()) {
                 capacity += entry.registration.capacity();
                 busy += entry.machine.lastSample().map(s -> s.requestsRunning() + s.requestsWaiting()).orElse(0);
             }
@@ -181,18 +187,23 @@ public class HealthTracker {
         return capacity == 0 ? 0.0 : (double) busy / capacity;
     }
 
+    /**
+     * Publishes when forced, when what a router acts on changed (state, diagnosis, spike flag, predicted ready time,
+     * registration), or when the heartbeat is due; the record is built only then, so a sample costs O(1).
+     */
     private void publishIfDue(NodeEntry entry, boolean force) {
         synchronized (entry) {
-            NodeHealth next = record(entry);
             NodeHealth last = entry.lastPublished;
             Instant now = clock.instant();
-            boolean changed = last == null || last.state() != next.state()
-                    || !Objects.equals(last.diagnosis(), next.diagnosis()) || !last.reasons().equals(next.reasons())
-                    || last.clusterLoadSpike() != next.clusterLoadSpike()
-                    || !last.registration().equals(next.registration());
             boolean heartbeatDue = entry.lastPublishedAt == null
                     || Duration.between(entry.lastPublishedAt, now).compareTo(heartbeat) >= 0;
+            boolean changed = last == null || last.state() != entry.machine.state()
+                    || !Objects.equals(last.diagnosis(), entry.diagnosis.diagnosis().orElse(null))
+                    || last.clusterLoadSpike() != spiking.getOrDefault(entry.registration.cluster(), false)
+                    || !Objects.equals(last.predictedReadyAt(), entry.machine.predictedReadyAt().orElse(null))
+                    || !last.registration().equals(entry.registration);
             if (force || changed || heartbeatDue) {
+                NodeHealth next = record(entry);
                 if (publisher.publish(next)) {
                     entry.lastPublished = next;
                     entry.lastPublishedAt = now;
