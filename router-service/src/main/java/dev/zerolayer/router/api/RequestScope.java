@@ -1,0 +1,124 @@
+package dev.zerolayer.router.api;
+
+import dev.zerolayer.contracts.codec.EventCodec;
+import dev.zerolayer.contracts.event.EventChecks;
+import dev.zerolayer.contracts.router.DecisionStatus;
+import dev.zerolayer.contracts.router.RoutingDecision;
+import dev.zerolayer.contracts.telemetry.NodeRegistration;
+import dev.zerolayer.router.decision.Routed;
+import dev.zerolayer.router.dispatch.DispatchTrace;
+import dev.zerolayer.routing.decision.RouteDecision;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Pattern;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * One client request from arrival to its decision event: ids (a W3C {@code traceparent} trace id is continued), the
+ * caller's key id and session hash, the parsed request, the decision, the dispatch trace, usage, and the once-only
+ * outcome. Holds no prompt text beyond the parsed request, which never reaches the event.
+ */
+public class RequestScope {
+
+    private static final Pattern TRACEPARENT = Pattern.compile("^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$");
+
+    final long startNanos = System.nanoTime();
+    final String requestId = UUID.randomUUID().toString();
+    final String traceId;
+    final ClientApi api;
+    final boolean debugRoute;
+    final boolean traceBody;
+    volatile String keyId = "anonymous";
+    volatile String sessionHash;
+    volatile ClientRequest request;
+    volatile Routed routed;
+    volatile DispatchTrace dispatch;
+    volatile int inputTokens;
+    volatile int outputTokens;
+    private final AtomicBoolean finished = new AtomicBoolean();
+
+    RequestScope(ClientApi api, String traceparent, boolean debugRoute, boolean traceBody) {
+        this.api = api;
+        this.traceId = traceIdOf(traceparent);
+        this.debugRoute = debugRoute;
+        this.traceBody = traceBody;
+    }
+
+    /** The trace id of a valid {@code traceparent} (not all zeros), else a fresh one. */
+    static String traceIdOf(String traceparent) {
+        if (traceparent != null) {
+            var matcher = TRACEPARENT.matcher(traceparent.trim().toLowerCase(java.util.Locale.ROOT));
+            if (matcher.matches() && !matcher.group(1).chars().allMatch(c -> c == '0')) {
+                return matcher.group(1);
+            }
+        }
+        return UUID.randomUUID().toString().replace("-", "");
+    }
+
+    /** True the first time only: the outcome is recorded once. */
+    boolean finish() {
+        return finished.compareAndSet(false, true);
+    }
+
+    /** The node that served, else the decision's first choice. */
+    String node() {
+        if (dispatch != null && dispatch.servedNode() != null) {
+            return dispatch.servedNode();
+        }
+        return routed == null ? null : routed.decision().node();
+    }
+
+    String tier() {
+        NodeRegistration served = dispatch == null ? null : dispatch.served();
+        return served != null ? served.tier() : routed == null ? null : routed.decision().tier();
+    }
+
+    String cluster() {
+        NodeRegistration served = dispatch == null ? null : dispatch.served();
+        return served != null ? served.cluster() : routed == null ? null : routed.decision().cluster();
+    }
+
+    /** The fallback reason the client is told: the decision's, else {@code node_bypass} when another node served. */
+    String fallbackReason() {
+        if (routed != null && routed.decision().fallbackTriggered()) {
+            return routed.decision().fallbackReason();
+        }
+        return dispatch != null && dispatch.bypassed() ? "node_bypass" : null;
+    }
+
+    ObjectNode debugObject() {
+        ObjectNode debug = EventCodec.mapper().createObjectNode();
+        RouteDecision decision = routed.decision();
+        debug.put("route_time_ms", routed.routeNanos() / 1e6);
+        debug.put("cache_hit", decision.cacheHit());
+        String reason = fallbackReason();
+        debug.put("fallback_triggered", reason != null);
+        debug.put("fallback_reason", reason);
+        debug.put("warning", decision.warning());
+        debug.put("tier", tier());
+        debug.put("cluster", cluster());
+        debug.put("node", node());
+        debug.put("complexity_score", routed.complexity());
+        debug.put("token_count", routed.tokenCount());
+        return debug;
+    }
+
+    RoutingDecision event(DecisionStatus status, int httpStatus) {
+        RouteDecision decision = routed == null ? null : routed.decision();
+        List<String> tried = dispatch == null ? List.of() : dispatch.tried();
+        String reason = fallbackReason();
+        return new RoutingDecision(EventChecks.newEventId(), Instant.now(), RoutingDecision.SCHEMA_VERSION, requestId,
+                sessionHash, keyId, api.wireName(), request == null ? null : request.model(),
+                request != null && request.stream(), tier(), cluster(),
+                dispatch == null ? (status == DecisionStatus.EXPLAINED ? node() : null) : dispatch.servedNode(),
+                tried, routed == null ? 0 : routed.tokenCount(), routed == null ? 0 : routed.complexity(),
+                routed == null ? null : routed.complexityModelVersion(), routed == null ? 0 : routed.policyVersion(),
+                decision == null ? List.of() : decision.rulesFired(), reason != null, reason,
+                decision == null ? null : decision.warning(), decision != null && decision.cacheHit(), List.of(),
+                routed == null ? 0 : routed.routeNanos() / 1_000, dispatch == null ? 0 : dispatch.ttfbMillis(),
+                dispatch == null ? 0 : dispatch.chunkIntervalVarianceMs2(),
+                (System.nanoTime() - startNanos) / 1_000_000, inputTokens, outputTokens, status, httpStatus);
+    }
+}

@@ -1,0 +1,27 @@
+package dev.zerolayer.router.config;
+
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.Positive;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * The gateway's own limits ({@code zerolayer.router.*}); routing numbers live in the fallback policy instead.
+ *
+ * @param maxRequestBody       largest accepted client body (413 above)
+ * @param maxUpstreamResponse  largest upstream response body read (the attempt fails above)
+ * @param eventBufferSize      decision events held while the broker is slow or down (dropped and counted above)
+ * @param requestsPerSecond    per-API-key rate limit (429 above)
+ * @param connectTimeoutMs     upstream TCP connect timeout
+ */
+@Validated
+@ConfigurationProperties("zerolayer.router")
+public record RouterProperties(
+        @DefaultValue("10MB") DataSize maxRequestBody,
+        @DefaultValue("32MB") DataSize maxUpstreamResponse,
+        @DefaultValue("100000") @Min(1) int eventBufferSize,
+        @DefaultValue("1000") @Positive int requestsPerSecond,
+        @DefaultValue("2000") @Positive int connectTimeoutMs) {
+}

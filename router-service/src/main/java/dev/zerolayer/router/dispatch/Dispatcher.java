@@ -1,0 +1,157 @@
+package dev.zerolayer.router.dispatch;
+
+import dev.zerolayer.contracts.fallback.Resilience;
+import dev.zerolayer.contracts.telemetry.NodeRegistration;
+import dev.zerolayer.router.api.ApiException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Bypass, not retry: tries the ranked nodes in order, each once, behind its breaker and bulkhead and with a
+ * time-to-first-byte limit; a failure before the first byte moves to the next node while the deadline allows; after
+ * the first byte the failure goes to the caller. With no node left it fails with 529, past the deadline with 504.
+ */
+public class Dispatcher {
+
+    /** How to call one node: the upstream body and path for its protocol, and headers to send. */
+    public record Call(String path, byte[] body, Map<String, String> headers) {
+    }
+
+    private final UpstreamClient client;
+    private final NodeGuards guards;
+
+    public Dispatcher(UpstreamClient client, NodeGuards guards) {
+        this.client = client;
+        this.guards = guards;
+    }
+
+    /**
+     * The serving node's response bytes as they arrive.
+     *
+     * @param ranked     nodes in order (each tried at most once)
+     * @param nodes      registration of a node id (empty: the node vanished, skipped)
+     * @param callFor    the call for a node's registration
+     * @param ttfbLimit  per-attempt time to first byte
+     * @param deadline   the request's deadline for a first byte, from the trace's start
+     */
+    public Flux<byte[]> dispatch(List<String> ranked, Function<String, java.util.Optional<NodeRegistration>> nodes,
+            Function<NodeRegistration, Call> callFor, boolean streaming, Resilience resilience, Duration ttfbLimit,
+            Duration deadline, DispatchTrace trace) {
+        long deadlineNanos = trace.startNanos() + deadline.toNanos();
+        AtomicBoolean started = new AtomicBoolean();
+        return attempt(ranked, 0, nodes, callFor, streaming, resilience, ttfbLimit, deadlineNanos, trace, started);
+    }
+
+    private Flux<byte[]> attempt(List<String> ranked, int index,
+            Function<String, java.util.Optional<NodeRegistration>> nodes, Function<NodeRegistration, Call> callFor,
+            boolean streaming, Resilience resilience, Duration ttfbLimit, long deadlineNanos, DispatchTrace trace,
+            AtomicBoolean started) {
+        return Flux.defer(() -> {
+            long remaining = deadlineNanos - System.nanoTime();
+            if (remaining <= 0) {
+                return Flux.error(ApiException.timeout("the request deadline passed before any node answered"));
+            }
+            if (index >= ranked.size()) {
+                return Flux.error(ApiException.overloaded("no node could serve the request"));
+            }
+            String node = ranked.get(index);
+            java.util.Optional<NodeRegistration> registration = nodes.apply(node);
+            if (registration.isEmpty()) {
+                return attempt(ranked, index + 1, nodes, callFor, streaming, resilience, ttfbLimit, deadlineNanos,
+                        trace, started);
+            }
+            trace.attempting(node);
+            Duration limit = Duration.ofNanos(Math.min(ttfbLimit.toNanos(), remaining));
+            boolean deadlineBound = remaining < ttfbLimit.toNanos();
+            return one(node, registration.get(), callFor.apply(registration.get()), streaming, resilience, limit,
+                    deadlineBound, trace, started)
+                    .onErrorResume(e -> !started.get() && bypassable(e), e -> {
+                        trace.failed(reasonOf(e));
+                        return attempt(ranked, index + 1, nodes, callFor, streaming, resilience, ttfbLimit,
+                                deadlineNanos, trace, started);
+                    });
+        });
+    }
+
+    private Flux<byte[]> one(String node, NodeRegistration registration, Call call, boolean streaming,
+            Resilience resilience, Duration ttfbLimit, boolean deadlineBound, DispatchTrace trace,
+            AtomicBoolean started) {
+        NodeGuards.Guard guard = guards.guard(node, resilience);
+        if (!guard.breaker().tryAcquirePermission()) {
+            return Flux.error(UpstreamFailure.of("circuit_open"));
+        }
+        if (!guard.bulkhead().tryAcquirePermission()) {
+            guard.breaker().releasePermission();
+            return Flux.error(UpstreamFailure.of("bulkhead_full"));
+        }
+        guard.inFlight().incrementAndGet();
+        long start = System.nanoTime();
+        AtomicBoolean recorded = new AtomicBoolean();
+        String url = UpstreamClient.url(registration.upstreamBaseUrl(), call.path());
+        Flux<byte[]> raw = client.post(url, call.body(), streaming, call.headers())
+                .timeout(Mono.delay(ttfbLimit), first -> Mono.never())
+                .onErrorMap(TimeoutException.class, e -> deadlineBound
+                        ? ApiException.timeout("the request deadline passed before any node answered")
+                        : UpstreamFailure.of("ttfb_timeout"))
+                .doOnNext(bytes -> {
+                    if (recorded.compareAndSet(false, true)) {
+                        guard.breaker().onSuccess(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+                    }
+                });
+        // A non-streaming client gets the whole body or nothing: the attempt's one element is the complete body.
+        Flux<byte[]> shaped = streaming ? raw : raw.collectList().map(Dispatcher::concat).flux();
+        return shaped
+                .doOnNext(bytes -> {
+                    started.set(true);
+                    trace.chunk(node, registration);
+                })
+                .doOnError(e -> {
+                    if (recorded.compareAndSet(false, true)) {
+                        if (e instanceof UpstreamFailure failure && !failure.bypassable()) {
+                            guard.breaker().onSuccess(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+                        } else {
+                            guard.breaker().onError(System.nanoTime() - start, TimeUnit.NANOSECONDS, e);
+                        }
+                    } else {
+                        // Failed after the first byte: the node broke a stream it had started.
+                        guard.breaker().onError(System.nanoTime() - start, TimeUnit.NANOSECONDS, e);
+                    }
+                })
+                .doFinally(signal -> {
+                    if (recorded.compareAndSet(false, true)) {
+                        guard.breaker().releasePermission();
+                    }
+                    guard.inFlight().decrementAndGet();
+                    guard.bulkhead().onComplete();
+                });
+    }
+
+    static byte[] concat(List<byte[]> parts) {
+        int size = 0;
+        for (byte[] part : parts) {
+            size += part.length;
+        }
+        byte[] all = new byte[size];
+        int at = 0;
+        for (byte[] part : parts) {
+            System.arraycopy(part, 0, all, at, part.length);
+            at += part.length;
+        }
+        return all;
+    }
+
+    private static boolean bypassable(Throwable e) {
+        return e instanceof UpstreamFailure failure && failure.bypassable();
+    }
+
+    static String reasonOf(Throwable e) {
+        return e instanceof UpstreamFailure failure ? failure.reason() : e.getClass().getSimpleName();
+    }
+}

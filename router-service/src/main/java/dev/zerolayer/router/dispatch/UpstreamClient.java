@@ -1,0 +1,72 @@
+package dev.zerolayer.router.dispatch;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelOption;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import java.net.ConnectException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.resources.ConnectionProvider;
+
+/**
+ * POSTs a JSON body to a node and streams back the response bytes as they arrive: never follows redirects, sends only
+ * the headers it is given (client credentials are never among them), fails a non-2xx response with its status and
+ * body, and fails a response larger than the limit.
+ */
+public class UpstreamClient {
+
+    private final HttpClient http;
+    private final long maxResponseBytes;
+
+    public UpstreamClient(int connectTimeoutMs, long maxResponseBytes) {
+        ConnectionProvider pool = ConnectionProvider.builder("zerolayer-upstream").maxConnections(2_000)
+                .pendingAcquireMaxCount(-1).maxIdleTime(Duration.ofSeconds(30)).build();
+        this.http = HttpClient.create(pool)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMs)
+                .followRedirect(false)
+                .keepAlive(true);
+        this.maxResponseBytes = maxResponseBytes;
+    }
+
+    /** The node's URL for an API path: {@code base + path}, without doubling a {@code /v1} the base already has. */
+    public static String url(String baseUrl, String path) {
+        String base = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+        if (base.endsWith("/v1") && path.startsWith("/v1/")) {
+            base = base.substring(0, base.length() - 3);
+        }
+        return base + path;
+    }
+
+    public Flux<byte[]> post(String url, byte[] body, boolean streaming, Map<String, String> headers) {
+        return http.headers(h -> {
+                    h.set(HttpHeaderNames.CONTENT_TYPE, "application/json");
+                    h.set(HttpHeaderNames.ACCEPT, streaming ? "text/event-stream" : "application/json");
+                    headers.forEach(h::set);
+                })
+                .post()
+                .uri(url)
+                .send(Mono.fromSupplier(() -> Unpooled.wrappedBuffer(body)))
+                .response((response, content) -> {
+                    int status = response.status().code();
+                    if (status >= 200 && status < 300) {
+                        AtomicLong total = new AtomicLong();
+                        return content.asByteArray().handle((bytes, sink) -> {
+                            if (total.addAndGet(bytes.length) > maxResponseBytes) {
+                                sink.error(UpstreamFailure.of("upstream_response_too_large"));
+                            } else {
+                                sink.next(bytes);
+                            }
+                        });
+                    }
+                    return content.aggregate().asByteArray().defaultIfEmpty(new byte[0])
+                            .flatMapMany(bytes -> Flux.<byte[]>error(UpstreamFailure.status(status, bytes)));
+                })
+                .onErrorMap(e -> !(e instanceof UpstreamFailure), e -> UpstreamFailure.of(
+                        e instanceof ConnectException || e.getCause() instanceof ConnectException
+                                ? "upstream_connect_failed" : "upstream_io_error"));
+    }
+}

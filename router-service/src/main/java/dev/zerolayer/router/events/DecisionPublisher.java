@@ -1,0 +1,124 @@
+package dev.zerolayer.router.events;
+
+import dev.zerolayer.contracts.codec.EventCodec;
+import dev.zerolayer.contracts.router.RoutingDecision;
+import dev.zerolayer.platform.topics.TopicGuard;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.cloud.stream.function.StreamBridge;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.kafka.support.KafkaHeaders;
+import org.springframework.messaging.support.MessageBuilder;
+import org.springframework.util.MimeTypeUtils;
+
+/**
+ * Decision events go into a bounded in-memory buffer that a background thread drains to {@code router.decisions.v1}
+ * (binding {@value #BINDING}, keyed by request id) once the topics are verified; a full buffer drops and counts, a
+ * failed send keeps the event and retries with backoff, so a request is never delayed or failed by publishing.
+ */
+public class DecisionPublisher implements SmartLifecycle {
+
+    static final String BINDING = "decisions-out-0";
+    private static final Logger log = LoggerFactory.getLogger(DecisionPublisher.class);
+
+    private final BlockingQueue<RoutingDecision> buffer;
+    private final StreamBridge bridge;
+    private final TopicGuard guard;
+    private final Counter dropped;
+    private final Counter published;
+    private final Counter failures;
+    private volatile boolean running;
+    private Thread worker;
+
+    public DecisionPublisher(int capacity, StreamBridge bridge, TopicGuard guard, MeterRegistry meters) {
+        this.buffer = new ArrayBlockingQueue<>(capacity);
+        this.bridge = bridge;
+        this.guard = guard;
+        this.dropped = Counter.builder("zerolayer_router_events_dropped").description("decision events dropped: buffer full")
+                .register(meters);
+        this.published = Counter.builder("zerolayer_router_events_published").register(meters);
+        this.failures = Counter.builder("zerolayer_router_events_publish_failures").register(meters);
+        Gauge.builder("zerolayer_router_events_buffered", buffer, BlockingQueue::size).register(meters);
+    }
+
+    /** Queues the event; never blocks. Returns false when the buffer was full and the event was dropped. */
+    public boolean offer(RoutingDecision decision) {
+        boolean queued = buffer.offer(decision);
+        if (!queued) {
+            dropped.increment();
+        }
+        return queued;
+    }
+
+    public int buffered() {
+        return buffer.size();
+    }
+
+    private void drain() {
+        long backoffMs = 100;
+        while (running) {
+            try {
+                if (!guard.ready()) {
+                    TimeUnit.MILLISECONDS.sleep(200);
+                    continue;
+                }
+                RoutingDecision next = buffer.poll(500, TimeUnit.MILLISECONDS);
+                if (next == null) {
+                    continue;
+                }
+                while (running && !send(next)) {
+                    TimeUnit.MILLISECONDS.sleep(backoffMs);
+                    backoffMs = Math.min(5_000, backoffMs * 2);
+                }
+                backoffMs = 100;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private boolean send(RoutingDecision decision) {
+        try {
+            boolean sent = bridge.send(BINDING, MessageBuilder.withPayload(EventCodec.encode(decision))
+                    .setHeader(KafkaHeaders.KEY, decision.key().getBytes(StandardCharsets.UTF_8))
+                    .setHeader("contentType", MimeTypeUtils.APPLICATION_JSON_VALUE)
+                    .build());
+            (sent ? published : failures).increment();
+            return sent;
+        } catch (RuntimeException e) {
+            failures.increment();
+            log.warn("decision event not published yet ({}); {} waiting", e.getClass().getSimpleName(),
+                    buffer.size() + 1);
+            return false;
+        }
+    }
+
+    @Override
+    public void start() {
+        running = true;
+        worker = new Thread(this::drain, "decision-publisher");
+        worker.setDaemon(true);
+        worker.start();
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        if (worker != null) {
+            worker.interrupt();
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+}

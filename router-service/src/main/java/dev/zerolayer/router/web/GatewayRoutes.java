@@ -1,0 +1,23 @@
+package dev.zerolayer.router.web;
+
+import dev.zerolayer.router.api.GatewayHandler;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.reactive.function.server.RouterFunction;
+import org.springframework.web.reactive.function.server.RouterFunctions;
+import org.springframework.web.reactive.function.server.ServerResponse;
+
+/** Maps the client API paths to the gateway handler (POST only; anything else falls to the API-shaped 404/405). */
+@Configuration(proxyBeanMethods = false)
+public class GatewayRoutes {
+
+    @Bean
+    RouterFunction<ServerResponse> clientApiRoutes(GatewayHandler handler) {
+        return RouterFunctions.route()
+                .POST("/v1/messages/count_tokens", handler::countTokens)
+                .POST("/v1/messages", handler::messages)
+                .POST("/v1/chat/completions", handler::chatCompletions)
+                .POST("/v1/route/explain", handler::explain)
+                .build();
+    }
+}

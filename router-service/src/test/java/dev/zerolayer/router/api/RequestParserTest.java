@@ -1,0 +1,97 @@
+package dev.zerolayer.router.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Client bodies are validated per API with a 400 naming the problem, never quoting the prompt. */
+class RequestParserTest {
+
+    private static byte[] utf8(String json) {
+        return json.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void parsesAValidAnthropicRequestWithSystemBlocksAndUserId() {
+        ClientRequest request = RequestParser.anthropic(utf8("""
+                {"model":"claude-haiku-4-5","max_tokens":64,"stream":true,"system":[{"type":"text","text":"be brief"}],
+                 "metadata":{"user_id":"u1"},
+                 "messages":[{"role":"user","content":[{"type":"text","text":"hi"}]},{"role":"assistant","content":"yo"}]}
+                """), true);
+        assertThat(request.model()).isEqualTo("claude-haiku-4-5");
+        assertThat(request.stream()).isTrue();
+        assertThat(request.conversation().system()).isEqualTo("be brief");
+        assertThat(request.conversation().turns()).hasSize(2);
+        assertThat(request.userId()).isEqualTo("u1");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "{not json|not valid JSON",
+            "[1,2]|must be a JSON object",
+            "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}|max_tokens: Field required",
+            "{\"model\":\"m\",\"max_tokens\":\"ten\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}|max_tokens: Input should be a positive integer",
+            "{\"model\":\"m\",\"max_tokens\":5}|messages: Field required",
+            "{\"model\":\"m\",\"max_tokens\":5,\"messages\":[]}|at least one message",
+            "{\"model\":\"m\",\"max_tokens\":5,\"messages\":\"hi\"}|valid list",
+            "{\"model\":\"m\",\"max_tokens\":5,\"messages\":[{\"role\":\"system\",\"content\":\"x\"}]}|messages.0.role",
+            "{\"model\":\"m\",\"max_tokens\":5,\"messages\":[{\"role\":\"user\",\"content\":7}]}|messages.0.content",
+            "{\"model\":7,\"max_tokens\":5,\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}|model: Input should be a non-empty string",
+            "{\"model\":\"m\",\"max_tokens\":5,\"stream\":\"yes\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}|stream: Input should be a valid boolean"})
+    void rejectsBadAnthropicBodiesWithA400NamingTheField(String body, String expected) {
+        assertThatThrownBy(() -> RequestParser.anthropic(utf8(body), true))
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.status()).isEqualTo(400);
+                    assertThat(e.type()).isEqualTo("invalid_request_error");
+                    assertThat(e.getMessage()).contains(expected);
+                });
+    }
+
+    @Test
+    void countTokensDoesNotNeedMaxTokens() {
+        ClientRequest request = RequestParser.anthropic(utf8(
+                "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hello\"}]}"), false);
+        assertThat(request.conversation().turns()).hasSize(1);
+    }
+
+    @Test
+    void rejectsNonUtf8Bodies() {
+        byte[] latin1 = "{\"model\":\"caf\u00e9\"}".getBytes(StandardCharsets.ISO_8859_1);
+        assertThatThrownBy(() -> RequestParser.anthropic(latin1, true))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.getMessage()).contains("UTF-8"));
+    }
+
+    @Test
+    void parsesOpenAiAndFoldsSystemMessagesIntoTheSystemPrompt() {
+        ClientRequest request = RequestParser.openAi(utf8("""
+                {"model":"gpt-x","messages":[{"role":"system","content":"sys"},{"role":"user","content":"hi"}],"user":"u9"}
+                """));
+        assertThat(request.api()).isEqualTo(ClientApi.OPENAI);
+        assertThat(request.conversation().system()).isEqualTo("sys");
+        assertThat(request.conversation().turns()).hasSize(1);
+        assertThat(request.userId()).isEqualTo("u9");
+    }
+
+    @Test
+    void rejectsAnUnknownOpenAiRoleAndABadMaxTokens() {
+        assertThatThrownBy(() -> RequestParser.openAi(utf8(
+                "{\"model\":\"m\",\"messages\":[{\"role\":\"wizard\",\"content\":\"x\"}]}")))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.getMessage()).contains("unknown role"));
+        assertThatThrownBy(() -> RequestParser.openAi(utf8(
+                "{\"model\":\"m\",\"max_tokens\":-1,\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}")))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.getMessage()).contains("max_tokens"));
+    }
+
+    @Test
+    void errorShapesFollowEachApi() {
+        assertThat(new String(ClientApi.ANTHROPIC.errorBody("invalid_request_error", "bad"), StandardCharsets.UTF_8))
+                .isEqualTo("{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"bad\"}}");
+        assertThat(new String(ClientApi.OPENAI.errorBody("invalid_request_error", "bad"), StandardCharsets.UTF_8))
+                .isEqualTo("{\"error\":{\"message\":\"bad\",\"type\":\"invalid_request_error\",\"param\":null,"
+                        + "\"code\":null}}");
+    }
+}

@@ -1,0 +1,65 @@
+package dev.zerolayer.routing.complexity;
+
+import com.knuddels.jtokkit.api.EncodingType;
+import dev.zerolayer.contracts.codec.EventCodec;
+import dev.zerolayer.contracts.complexity.ComplexityModel;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * Loads and checks complexity models: a model is usable only when every weight names a known {@link Feature} and its
+ * tokenizer encoding exists; the built-in model is the resource {@value #DEFAULT_RESOURCE}.
+ */
+public final class ComplexityModels {
+
+    public static final String DEFAULT_RESOURCE = "/complexity-model-default.json";
+
+    private ComplexityModels() {
+    }
+
+    /** The built-in model shipped in routing-core. */
+    public static ComplexityModel builtIn() {
+        try (InputStream in = ComplexityModels.class.getResourceAsStream(DEFAULT_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("missing built-in complexity model " + DEFAULT_RESOURCE);
+            }
+            return check(EventCodec.decode(in.readAllBytes(), ComplexityModel.class));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + DEFAULT_RESOURCE, e);
+        }
+    }
+
+    /** Decodes a model from its JSON event form and checks it. */
+    public static ComplexityModel fromJson(byte[] json) {
+        return check(EventCodec.decode(json, ComplexityModel.class));
+    }
+
+    /** The model itself when usable; otherwise an {@link IllegalArgumentException} naming what is wrong. */
+    public static ComplexityModel check(ComplexityModel model) {
+        if (model == null) {
+            throw new IllegalArgumentException("missing complexity model");
+        }
+        TreeSet<String> unknown = new TreeSet<>();
+        model.weights().keySet().forEach(name -> {
+            if (Feature.byId(name).isEmpty()) {
+                unknown.add(name);
+            }
+        });
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException("complexity model " + model.modelVersion() + " has unknown features "
+                    + unknown + "; known: " + knownFeatureIds());
+        }
+        if (EncodingType.fromName(model.tokenizerEncoding().trim()).isEmpty()) {
+            throw new IllegalArgumentException("complexity model " + model.modelVersion()
+                    + " names an unknown tokenizer encoding '" + model.tokenizerEncoding() + "'");
+        }
+        return model;
+    }
+
+    public static List<String> knownFeatureIds() {
+        return java.util.Arrays.stream(Feature.values()).map(Feature::id).toList();
+    }
+}

@@ -1,0 +1,84 @@
+package dev.zerolayer.routing.tokens;
+
+import com.knuddels.jtokkit.Encodings;
+import com.knuddels.jtokkit.api.Encoding;
+import com.knuddels.jtokkit.api.EncodingRegistry;
+import com.knuddels.jtokkit.api.EncodingType;
+import dev.zerolayer.routing.complexity.Conversation;
+import dev.zerolayer.routing.complexity.Turn;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * Real BPE token counts for one JTokkit encoding; each encoding is loaded once per process (about 1.8 s) and shared by
+ * every caller, counting is thread-safe, and special-token text such as {@code <|endoftext|>} counts as ordinary text.
+ */
+public final class TokenCounter {
+
+    /** The encoding used when nothing else is configured. */
+    public static final String DEFAULT_ENCODING = "cl100k_base";
+    /** Tokens a chat message costs beyond its text (role and separators), as in OpenAI's cl100k accounting. */
+    public static final int TOKENS_PER_MESSAGE = 3;
+    /** Tokens that prime the reply after the last message. */
+    public static final int TOKENS_PER_REPLY = 3;
+
+    private static final EncodingRegistry REGISTRY = Encodings.newLazyEncodingRegistry();
+    private static final ConcurrentMap<EncodingType, TokenCounter> COUNTERS = new ConcurrentHashMap<>();
+
+    private final Encoding encoding;
+
+    private TokenCounter(Encoding encoding) {
+        this.encoding = encoding;
+    }
+
+    /** The shared counter of an encoding name (e.g. {@code cl100k_base}, {@code o200k_base}); loads it on first use. */
+    public static TokenCounter of(String encodingName) {
+        EncodingType type = encodingType(encodingName);
+        return COUNTERS.computeIfAbsent(type, t -> new TokenCounter(REGISTRY.getEncoding(t)));
+    }
+
+    /** The shared counter of {@value #DEFAULT_ENCODING}. */
+    public static TokenCounter defaultCounter() {
+        return of(DEFAULT_ENCODING);
+    }
+
+    /** Whether an encoding name is one JTokkit knows, without loading it. */
+    public static boolean isKnownEncoding(String encodingName) {
+        return encodingName != null && EncodingType.fromName(encodingName.trim()).isPresent();
+    }
+
+    static EncodingType encodingType(String encodingName) {
+        Objects.requireNonNull(encodingName, "encodingName");
+        return EncodingType.fromName(encodingName.trim())
+                .orElseThrow(() -> new IllegalArgumentException("unknown tokenizer encoding '" + encodingName + "'"));
+    }
+
+    public String encoding() {
+        return encoding.getName();
+    }
+
+    /** Tokens of a text; null and empty count 0. */
+    public int count(String text) {
+        if (text == null || text.isEmpty()) {
+            return 0;
+        }
+        return encoding.countTokensOrdinary(text);
+    }
+
+    /**
+     * Tokens of a conversation as a chat model sees it: every message's text plus {@value #TOKENS_PER_MESSAGE} per
+     * message (the system prompt counts as one message when present) plus {@value #TOKENS_PER_REPLY} for the reply.
+     */
+    public int count(Conversation conversation) {
+        Objects.requireNonNull(conversation, "conversation");
+        int total = TOKENS_PER_REPLY;
+        if (!conversation.system().isEmpty()) {
+            total += TOKENS_PER_MESSAGE + count(conversation.system());
+        }
+        for (Turn turn : conversation.turns()) {
+            total += TOKENS_PER_MESSAGE + count(turn.text());
+        }
+        return total;
+    }
+}

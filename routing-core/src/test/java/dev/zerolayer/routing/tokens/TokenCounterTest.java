@@ -1,0 +1,92 @@
+package dev.zerolayer.routing.tokens;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.zerolayer.routing.complexity.Conversation;
+import dev.zerolayer.routing.complexity.Turn;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/** Real BPE counts, one shared encoding per name, safe under concurrent use, configurable per model alias. */
+class TokenCounterTest {
+
+    @Test
+    void countsRealCl100kTokens() {
+        TokenCounter counter = TokenCounter.defaultCounter();
+        assertThat(counter.encoding()).isEqualTo("cl100k_base");
+        assertThat(counter.count("hello world")).isEqualTo(2);
+        assertThat(counter.count("tiktoken is great!")).isEqualTo(6);
+        assertThat(counter.count("")).isZero();
+        assertThat(counter.count((String) null)).isZero();
+        assertThat(counter.count("你好，世界")).isPositive();
+    }
+
+    @Test
+    void specialTokenTextCountsAsOrdinaryText() {
+        assertThat(TokenCounter.defaultCounter().count("<|endoftext|>")).isGreaterThan(1);
+    }
+
+    @Test
+    void eachEncodingIsLoadedOnceAndShared() {
+        assertThat(TokenCounter.of("cl100k_base")).isSameAs(TokenCounter.defaultCounter());
+        assertThat(TokenCounter.of(" cl100k_base ")).isSameAs(TokenCounter.defaultCounter());
+        assertThat(TokenCounter.of("o200k_base")).isNotSameAs(TokenCounter.defaultCounter());
+        assertThat(TokenCounter.of("o200k_base").encoding()).isEqualTo("o200k_base");
+    }
+
+    @Test
+    void unknownEncodingsAreRefused() {
+        assertThatThrownBy(() -> TokenCounter.of("nope_base")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("nope_base");
+        assertThat(TokenCounter.isKnownEncoding("p50k_base")).isTrue();
+        assertThat(TokenCounter.isKnownEncoding(null)).isFalse();
+    }
+
+    @Test
+    void aConversationCountsItsMessagesPlusOverhead() {
+        TokenCounter counter = TokenCounter.defaultCounter();
+        Conversation conversation = new Conversation("You are terse.",
+                List.of(Turn.user("hello world"), Turn.assistant("hi"), Turn.user("tiktoken is great!")));
+        int expected = TokenCounter.TOKENS_PER_REPLY + 4 * TokenCounter.TOKENS_PER_MESSAGE
+                + counter.count("You are terse.") + 2 + counter.count("hi") + 6;
+        assertThat(counter.count(conversation)).isEqualTo(expected);
+        assertThat(counter.count(new Conversation("", List.of()))).isEqualTo(TokenCounter.TOKENS_PER_REPLY);
+    }
+
+    @Test
+    void countingIsThreadSafe() throws Exception {
+        TokenCounter counter = TokenCounter.defaultCounter();
+        String text = "The quick brown fox jumps over the lazy dog. 敏捷的棕色狐狸跳过了懒狗。 ".repeat(200);
+        int expected = counter.count(text);
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<Integer>> results = new java.util.ArrayList<>();
+            for (int i = 0; i < 64; i++) {
+                results.add(pool.submit(() -> counter.count(text)));
+            }
+            for (Future<Integer> result : results) {
+                assertThat(result.get()).isEqualTo(expected);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void theTableMapsModelAliasesToEncodings() {
+        TokenizerTable table = new TokenizerTable("cl100k_base", Map.of("Opus", "o200k_base"));
+        assertThat(table.encodingFor("opus")).isEqualTo("o200k_base");
+        assertThat(table.encodingFor(" OPUS ")).isEqualTo("o200k_base");
+        assertThat(table.encodingFor("haiku")).isEqualTo("cl100k_base");
+        assertThat(table.encodingFor(null)).isEqualTo("cl100k_base");
+        assertThat(table.counterFor("opus")).isSameAs(TokenCounter.of("o200k_base"));
+        assertThat(TokenizerTable.defaults().counterFor("sonnet")).isSameAs(TokenCounter.defaultCounter());
+        assertThatThrownBy(() -> new TokenizerTable("cl100k_base", Map.of("x", "bogus")))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+}
