@@ -12,7 +12,7 @@ import dev.zerolayer.simulator.telemetry.TelemetryPublisher;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.cloud.stream.function.StreamBridge;
+import dev.zerolayer.platform.events.EventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -22,9 +22,9 @@ import org.springframework.context.annotation.Configuration;
 public class SimulatorConfiguration {
 
     @Bean
-    KafkaKvEventPublisher kvEventPublisher(StreamBridge bridge, TopicGuard guard, MeterRegistry meters,
+    KafkaKvEventPublisher kvEventPublisher(EventPublisher events, TopicGuard guard, MeterRegistry meters,
             FleetProperties properties) {
-        return new KafkaKvEventPublisher(bridge, guard, meters, properties.maxQueuedKvEvents());
+        return new KafkaKvEventPublisher(events, guard, meters, properties.maxQueuedKvEvents());
     }
 
     @Bean
@@ -33,9 +33,8 @@ public class SimulatorConfiguration {
     }
 
     @Bean
-    TelemetryPublisher telemetryPublisher(Fleet fleet, StreamBridge bridge, TopicGuard guard, MeterRegistry meters,
-            FleetProperties properties) {
-        return new TelemetryPublisher(fleet::nodes, new KafkaTelemetrySink(bridge, guard, meters),
+    TelemetryPublisher telemetryPublisher(Fleet fleet, EventPublisher events, FleetProperties properties) {
+        return new TelemetryPublisher(fleet::nodes, new KafkaTelemetrySink(events),
                 properties.sampleInterval(), properties.registrationInterval());
     }
 

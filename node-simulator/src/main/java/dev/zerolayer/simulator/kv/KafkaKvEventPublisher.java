@@ -1,11 +1,9 @@
 package dev.zerolayer.simulator.kv;
 
 import dev.zerolayer.contracts.cache.KvCacheEvent;
-import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.platform.topics.TopicGuard;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.Executors;
@@ -13,11 +11,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.cloud.stream.function.StreamBridge;
+import dev.zerolayer.platform.events.EventPublisher;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.kafka.support.KafkaHeaders;
-import org.springframework.messaging.support.MessageBuilder;
-import org.springframework.util.MimeTypeUtils;
 
 /**
  * Sends KV-cache events through the {@code kvEvents-out-0} binding ({@code cache.kv-events.v1}) keyed by node id, in
@@ -30,21 +25,17 @@ public class KafkaKvEventPublisher implements KvEventSink, SmartLifecycle {
     static final String BINDING = "kvEvents-out-0";
     private static final Logger log = LoggerFactory.getLogger(KafkaKvEventPublisher.class);
 
-    private final StreamBridge bridge;
+    private final EventPublisher events;
     private final TopicGuard guard;
     private final int maxQueued;
     private final Deque<KvCacheEvent> queue = new ArrayDeque<>();
-    private final Counter published;
-    private final Counter failed;
     private final Counter dropped;
     private ScheduledExecutorService executor;
 
-    public KafkaKvEventPublisher(StreamBridge bridge, TopicGuard guard, MeterRegistry meters, int maxQueued) {
-        this.bridge = bridge;
+    public KafkaKvEventPublisher(EventPublisher events, TopicGuard guard, MeterRegistry meters, int maxQueued) {
+        this.events = events;
         this.guard = guard;
         this.maxQueued = maxQueued;
-        this.published = Counter.builder("zerolayer.simulator.kv.events.published").register(meters);
-        this.failed = Counter.builder("zerolayer.simulator.kv.events.publish.failures").register(meters);
         this.dropped = Counter.builder("zerolayer.simulator.kv.events.dropped").register(meters);
     }
 
@@ -81,18 +72,7 @@ public class KafkaKvEventPublisher implements KvEventSink, SmartLifecycle {
     }
 
     private boolean send(KvCacheEvent event) {
-        try {
-            boolean sent = bridge.send(BINDING, MessageBuilder.withPayload(EventCodec.encode(event))
-                    .setHeader(KafkaHeaders.KEY, event.key().getBytes(StandardCharsets.UTF_8))
-                    .setHeader("contentType", MimeTypeUtils.APPLICATION_JSON_VALUE)
-                    .build());
-            (sent ? published : failed).increment();
-            return sent;
-        } catch (RuntimeException e) {
-            failed.increment();
-            log.warn("could not publish KV event of node {}: {}", event.nodeId(), e.getMessage());
-            return false;
-        }
+        return events.publish(BINDING, event);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.zerolayer.platform.config;
 
+import dev.zerolayer.platform.events.EventPublisher;
 import dev.zerolayer.platform.events.EventReader;
 import dev.zerolayer.platform.topics.DeferredBindingRegistrar;
 import dev.zerolayer.platform.topics.TopicGuard;
@@ -20,7 +21,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 
-/** Wires what every service shares: properties, clock, event reader, topic guard, views health, parent watchdog. */
+/** Wires what every service shares: properties, clock, event reader and publisher, topic guard, views health, watchdog. */
 @AutoConfiguration
 @EnableConfigurationProperties(ZeroLayerProperties.class)
 public class PlatformAutoConfiguration {
@@ -45,6 +46,13 @@ public class PlatformAutoConfiguration {
     @ConditionalOnMissingBean
     EventReader eventReader(MeterRegistry registry) {
         return new EventReader(registry);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    EventPublisher eventPublisher(org.springframework.cloud.stream.function.StreamBridge bridge, TopicGuard guard,
+            MeterRegistry meters) {
+        return new EventPublisher(bridge, guard, meters);
     }
 
     @Bean

@@ -6,6 +6,7 @@ import dev.zerolayer.contracts.complexity.ComplexityModel;
 import dev.zerolayer.contracts.fallback.FallbackPolicy;
 import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.contracts.topics.Topics;
+import dev.zerolayer.platform.events.EventPublisher;
 import dev.zerolayer.platform.events.EventReader;
 import dev.zerolayer.platform.view.CompactedView;
 import dev.zerolayer.platform.config.ZeroLayerProperties;
@@ -25,7 +26,6 @@ import dev.zerolayer.router.state.Fleet;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.cloud.stream.function.StreamBridge;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -105,9 +105,9 @@ public class RouterConfiguration {
     }
 
     @Bean
-    DecisionPublisher decisionPublisher(RouterProperties properties, StreamBridge bridge, TopicGuard guard,
+    DecisionPublisher decisionPublisher(RouterProperties properties, EventPublisher events, TopicGuard guard,
             MeterRegistry meters) {
-        return new DecisionPublisher(properties.eventBufferSize(), bridge, guard, meters);
+        return new DecisionPublisher(properties.eventBufferSize(), events, guard, meters);
     }
 
     @Bean

@@ -1,22 +1,15 @@
 package dev.zerolayer.router.events;
 
-import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.contracts.router.RoutingDecision;
 import dev.zerolayer.platform.topics.TopicGuard;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.cloud.stream.function.StreamBridge;
+import dev.zerolayer.platform.events.EventPublisher;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.kafka.support.KafkaHeaders;
-import org.springframework.messaging.support.MessageBuilder;
-import org.springframework.util.MimeTypeUtils;
 
 /**
  * Decision events go into a bounded in-memory buffer that a background thread drains to {@code router.decisions.v1}
@@ -26,25 +19,20 @@ import org.springframework.util.MimeTypeUtils;
 public class DecisionPublisher implements SmartLifecycle {
 
     static final String BINDING = "decisions-out-0";
-    private static final Logger log = LoggerFactory.getLogger(DecisionPublisher.class);
 
     private final BlockingQueue<RoutingDecision> buffer;
-    private final StreamBridge bridge;
+    private final EventPublisher events;
     private final TopicGuard guard;
     private final Counter dropped;
-    private final Counter published;
-    private final Counter failures;
     private volatile boolean running;
     private Thread worker;
 
-    public DecisionPublisher(int capacity, StreamBridge bridge, TopicGuard guard, MeterRegistry meters) {
+    public DecisionPublisher(int capacity, EventPublisher events, TopicGuard guard, MeterRegistry meters) {
         this.buffer = new ArrayBlockingQueue<>(capacity);
-        this.bridge = bridge;
+        this.events = events;
         this.guard = guard;
         this.dropped = Counter.builder("zerolayer_router_events_dropped").description("decision events dropped: buffer full")
                 .register(meters);
-        this.published = Counter.builder("zerolayer_router_events_published").register(meters);
-        this.failures = Counter.builder("zerolayer_router_events_publish_failures").register(meters);
         Gauge.builder("zerolayer_router_events_buffered", buffer, BlockingQueue::size).register(meters);
     }
 
@@ -86,19 +74,7 @@ public class DecisionPublisher implements SmartLifecycle {
     }
 
     private boolean send(RoutingDecision decision) {
-        try {
-            boolean sent = bridge.send(BINDING, MessageBuilder.withPayload(EventCodec.encode(decision))
-                    .setHeader(KafkaHeaders.KEY, decision.key().getBytes(StandardCharsets.UTF_8))
-                    .setHeader("contentType", MimeTypeUtils.APPLICATION_JSON_VALUE)
-                    .build());
-            (sent ? published : failures).increment();
-            return sent;
-        } catch (RuntimeException e) {
-            failures.increment();
-            log.warn("decision event not published yet ({}); {} waiting", e.getClass().getSimpleName(),
-                    buffer.size() + 1);
-            return false;
-        }
+        return events.publish(BINDING, decision);
     }
 
     @Override

@@ -5,6 +5,7 @@ import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.contracts.telemetry.NodeRegistration;
 import dev.zerolayer.contracts.telemetry.UpstreamProtocol;
 import dev.zerolayer.contracts.topics.Topics;
+import dev.zerolayer.platform.events.EventPublisher;
 import dev.zerolayer.platform.events.EventReader;
 import dev.zerolayer.platform.topics.TopicGuard;
 import dev.zerolayer.platform.view.CompactedView;
@@ -25,7 +26,6 @@ import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.cloud.stream.function.StreamBridge;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.reactive.function.client.WebClient;
@@ -38,8 +38,8 @@ public class TelemetryConfiguration {
     private static final Logger log = LoggerFactory.getLogger(TelemetryConfiguration.class);
 
     @Bean
-    HealthPublisher healthPublisher(StreamBridge bridge, TopicGuard guard, MeterRegistry meters) {
-        return new KafkaHealthPublisher(bridge, guard, meters);
+    HealthPublisher healthPublisher(EventPublisher events) {
+        return new KafkaHealthPublisher(events);
     }
 
     @Bean
