@@ -62,9 +62,9 @@ class ComplexityServiceIT {
 
             // And the endpoint, health and metrics show it
             assertThat(service.get("/v1/complexity/observed").body())
-                    .contains("\"haiku\":{\"decisions\":2,\"fallbacks\":0}")
-                    .contains("\"sonnet\":{\"decisions\":1,\"fallbacks\":1}")
-                    .contains("\"total\":{\"decisions\":4,\"fallbacks\":2}");
+                    .contains("\"haiku\":{\"decisions\":2,\"fallbacks\":0,\"fallbackRate\":0.0}")
+                    .contains("\"sonnet\":{\"decisions\":1,\"fallbacks\":1,\"fallbackRate\":1.0}")
+                    .contains("\"total\":{\"decisions\":4,\"fallbacks\":2,\"fallbackRate\":0.5}");
             assertThat(service.get("/actuator/health").statusCode()).isEqualTo(200);
             assertThat(service.get("/actuator/prometheus").body())
                     .contains("zerolayer_events_rejected_total{reason=\"malformed\"");
