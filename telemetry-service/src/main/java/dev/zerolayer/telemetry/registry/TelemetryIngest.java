@@ -21,7 +21,8 @@ import org.springframework.messaging.Message;
 
 /**
  * Reads {@code telemetry.samples.v1}: validated registrations register nodes (restoring their warm-up history from the
- * last published health record), samples of registered nodes within the allowed clock skew feed their health machine;
+ * last published health record), samples of registered nodes stamped within the allowed skew of their record's
+ * timestamp feed their health machine;
  * everything else is counted and dead-lettered without touching any node's state.
  */
 public class TelemetryIngest implements Consumer<Message<byte[]>> {
@@ -71,7 +72,12 @@ public class TelemetryIngest implements Consumer<Message<byte[]>> {
     }
 
     private void sample(Message<byte[]> message, TelemetrySample sample) {
-        Duration skew = Duration.between(clock.instant(), sample.occurredAt()).abs();
+        // Skew is measured against the record's own timestamp, so a consumer that fell behind does not reject what
+        // the node stamped correctly; without one, against this service's clock.
+        Object recordTime = message.getHeaders().get(KafkaHeaders.RECEIVED_TIMESTAMP);
+        java.time.Instant reference = recordTime instanceof Long millis ? java.time.Instant.ofEpochMilli(millis)
+                : clock.instant();
+        Duration skew = Duration.between(reference, sample.occurredAt()).abs();
         if (skew.compareTo(maxSkew) > 0) {
             reject(message, "sample timestamp out of range");
             return;
