@@ -49,7 +49,8 @@ import tools.jackson.databind.JsonNode;
 class GatewayIT {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2)).build();
     private static final String SECRET = "PROMPT-MARKER-7f3a";
 
     private static String servers() {

@@ -14,9 +14,10 @@ import org.springframework.context.ConfigurableApplicationContext;
 /** A real service started in this JVM on a random port against a given broker; closing it stops it like a shutdown. */
 public final class RunningService implements AutoCloseable {
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-
     private final ConfigurableApplicationContext context;
+    // Plain HTTP/1.1 (no h2c upgrade attempts) and one client per service, so no pooled connection outlives its server.
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2)).build();
 
     private RunningService(ConfigurableApplicationContext context) {
         this.context = context;
@@ -50,7 +51,7 @@ public final class RunningService implements AutoCloseable {
 
     public HttpResponse<String> get(String path) {
         try {
-            return HTTP.send(HttpRequest.newBuilder(URI.create(baseUrl() + path)).timeout(Duration.ofSeconds(10))
+            return http.send(HttpRequest.newBuilder(URI.create(baseUrl() + path)).timeout(Duration.ofSeconds(10))
                     .GET().build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new IllegalStateException("GET " + path + " failed", e);
