@@ -212,10 +212,15 @@ final class NodeHttpHandler {
         Flux<String> frames = frames(format, completion, chat.includeUsage(), chaos, arrived);
         if (faults.isActive(FaultType.STREAM_CUT) && chaos.nextDouble() < faults.intensity(FaultType.STREAM_CUT)) {
             int headFrames = format.head(completion).size();
-            int keep = pieces.length >= 2 ? headFrames + chaos.nextInt(pieces.length - 1) : 1;
+            // at least one token reaches the client, never all of them: the cut is mid-way
+            int keep = pieces.length >= 2 ? headFrames + 1 + chaos.nextInt(pieces.length - 1) : 1;
             frames = frames.take(keep).concatWith(Mono.fromRunnable(() -> {
                 node.failedRequest();
-                response.withConnection(Connection::dispose);
+                // close only once everything written before has reached the socket: the client sees the frames
+                // already sent, then the connection dying without the stream's end
+                response.withConnection(connection -> connection.channel()
+                        .writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER)
+                        .addListener(io.netty.channel.ChannelFutureListener.CLOSE));
             }));
         }
         // nothing, not even the status line, leaves before the first token: time to first byte is time to first token
