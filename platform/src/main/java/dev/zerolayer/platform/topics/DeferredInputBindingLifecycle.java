@@ -13,13 +13,21 @@ import org.springframework.cloud.stream.binding.InputBindingLifecycle;
  * service started without a reachable broker still starts, serves its health endpoint (DOWN) and binds by itself when
  * the broker appears. (The stock lifecycle binds on the main thread and blocks start-up while the broker is away.)
  */
-public class DeferredInputBindingLifecycle extends InputBindingLifecycle {
+public class DeferredInputBindingLifecycle extends InputBindingLifecycle
+        implements org.springframework.context.ApplicationListener<org.springframework.context.event.ContextRefreshedEvent> {
 
     private static final Logger log = LoggerFactory.getLogger(DeferredInputBindingLifecycle.class);
 
     private final BeanFactory beanFactory;
     private volatile Thread binder;
     private volatile boolean stopped;
+    private final java.util.concurrent.CountDownLatch refreshed = new java.util.concurrent.CountDownLatch(1);
+
+    /** Messages cannot be dispatched before the context is refreshed: late bindings wait for it. */
+    @Override
+    public void onApplicationEvent(org.springframework.context.event.ContextRefreshedEvent event) {
+        refreshed.countDown();
+    }
 
     public DeferredInputBindingLifecycle(BindingService bindingService, Map<String, Bindable> bindables,
             BeanFactory beanFactory) {
@@ -38,6 +46,7 @@ public class DeferredInputBindingLifecycle extends InputBindingLifecycle {
         Thread thread = new Thread(() -> {
             try {
                 guard.awaitReady();
+                refreshed.await();
                 if (!stopped) {
                     super.start();
                     log.info("consumer bindings started");
