@@ -3,6 +3,7 @@ package dev.zerolayer.router;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.zerolayer.contracts.cache.KvIndexEntry;
 import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.contracts.fallback.FallbackPolicy;
 import dev.zerolayer.contracts.fallback.PolicyDocument;
@@ -20,6 +21,9 @@ import dev.zerolayer.platform.testing.KafkaTestClient;
 import dev.zerolayer.platform.testing.RunningService;
 import dev.zerolayer.platform.view.CompactedView;
 import dev.zerolayer.router.testing.FakeNode;
+import dev.zerolayer.routing.complexity.Conversation;
+import dev.zerolayer.routing.prefix.FastBlockHasher;
+import dev.zerolayer.routing.tokens.TokenCounter;
 import dev.zerolayer.router.testing.FakeNode.Mode;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -300,6 +304,31 @@ class GatewayIT {
                     assertThat(stream.status()).isEqualTo(DecisionStatus.STREAM_FAILED);
                     assertThat(stream.streaming()).isTrue();
                 });
+
+                // Prefix-aware: once the KV index says hB holds the prompt's blocks, hB wins over the healthier hA
+                String longPrompt = ("Summarise the quarterly figures of region " + run + " in a table. ").repeat(12);
+                long[] chain = new FastBlockHasher(16, 0).hashChain(
+                        TokenCounter.defaultCounter().encode(Conversation.ofUser(longPrompt)).ids());
+                assertThat(chain.length).isGreaterThan(4);
+                HttpResponse<String> cold = post(service, "/v1/route/explain",
+                        anthropic("claude-haiku-4-5", false, longPrompt), "anthropic-routing-priority", "haiku");
+                assertThat(json(cold).path("node").stringValue()).isEqualTo("hA-" + run);
+                assertThat(json(cold).path("cache_hit").booleanValue()).isFalse();
+                CompactedView<KvIndexEntry> kvView = service.bean("kvIndex", CompactedView.class);
+                Long parent = null;
+                for (long block : chain) {
+                    kafka.publish(Topics.CACHE_KV_INDEX, new KvIndexEntry(UUID.randomUUID().toString(),
+                            Instant.now(), 1, block, parent, List.of("hB-" + run)));
+                    parent = block;
+                }
+                await().atMost(WAIT).until(() -> kvView.get(Long.toUnsignedString(chain[chain.length - 1]))
+                        .isPresent());
+                HttpResponse<String> warm = post(service, "/v1/route/explain",
+                        anthropic("claude-haiku-4-5", false, longPrompt), "anthropic-routing-priority", "haiku");
+                JsonNode warmBody = json(warm);
+                assertThat(warmBody.path("node").stringValue()).isEqualTo("hB-" + run);
+                assertThat(warmBody.path("cache_hit").booleanValue()).isTrue();
+                assertThat(warmBody.path("candidates").toString()).contains("\"prefix_share\":1.0");
 
                 // Every node DOWN: nothing can serve, 529 overloaded_error
                 fleet.forEach(node -> kafka.publish(Topics.TELEMETRY_NODE_HEALTH, health(node.nodeId(),

@@ -1,5 +1,7 @@
 package dev.zerolayer.platform.config;
 
+import dev.zerolayer.platform.admin.AdminErrorAdvice;
+import dev.zerolayer.platform.admin.AdminGuard;
 import dev.zerolayer.platform.events.EventPublisher;
 import dev.zerolayer.platform.events.EventReader;
 import dev.zerolayer.platform.topics.DeferredBindingRegistrar;
@@ -14,6 +16,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationContext;
@@ -64,6 +67,22 @@ public class PlatformAutoConfiguration {
                 System.exit(code);
             }
         });
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    AdminGuard adminGuard(ZeroLayerProperties properties) {
+        return new AdminGuard(properties.adminToken());
+    }
+
+    /** Admin refusals in the API error shape, where the service serves HTTP. */
+    @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.web.bind.annotation.RestControllerAdvice")
+    static class AdminWeb {
+        @Bean
+        AdminErrorAdvice adminErrorAdvice() {
+            return new AdminErrorAdvice();
+        }
     }
 
     @Bean

@@ -116,7 +116,8 @@ public class RequestScope {
                 tried, routed == null ? 0 : routed.tokenCount(), routed == null ? 0 : routed.complexity(),
                 routed == null ? null : routed.complexityModelVersion(), routed == null ? 0 : routed.policyVersion(),
                 decision == null ? List.of() : decision.rulesFired(), reason != null, reason,
-                decision == null ? null : decision.warning(), decision != null && decision.cacheHit(), List.of(),
+                decision == null ? null : decision.warning(), decision != null && decision.cacheHit(),
+                routed == null ? List.of() : routed.prefixBlockHashes(),
                 routed == null ? 0 : routed.routeNanos() / 1_000, dispatch == null ? 0 : dispatch.ttfbMillis(),
                 dispatch == null ? 0 : dispatch.chunkIntervalVarianceMs2(),
                 (System.nanoTime() - startNanos) / 1_000_000, inputTokens, outputTokens, status, httpStatus);

@@ -15,7 +15,9 @@ import dev.zerolayer.router.api.GatewayHandler;
 import dev.zerolayer.router.api.GatewayMetrics;
 import dev.zerolayer.router.auth.ApiKeyAuthenticator;
 import dev.zerolayer.router.auth.RateLimits;
+import dev.zerolayer.router.decision.PromptPrefixes;
 import dev.zerolayer.router.decision.RequestRouter;
+import dev.zerolayer.routing.prefix.FastBlockHasher;
 import dev.zerolayer.router.dispatch.Dispatcher;
 import dev.zerolayer.router.dispatch.NodeGuards;
 import dev.zerolayer.router.dispatch.UpstreamClient;
@@ -80,8 +82,11 @@ public class RouterConfiguration {
     }
 
     @Bean
-    RequestRouter requestRouter(Fleet fleet, ActivePolicy policy, CompactedView<ComplexityModel> complexityModel) {
-        return new RequestRouter(fleet, policy, complexityModel);
+    RequestRouter requestRouter(Fleet fleet, ActivePolicy policy, CompactedView<ComplexityModel> complexityModel,
+            CompactedView<KvIndexEntry> kvIndex, RouterProperties properties) {
+        return new RequestRouter(fleet, policy, complexityModel, new PromptPrefixes(kvIndex,
+                new FastBlockHasher(properties.prefixBlockSize(), properties.prefixHashSeed()),
+                properties.prefixMaxBlocks()));
     }
 
     @Bean

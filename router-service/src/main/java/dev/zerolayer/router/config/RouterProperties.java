@@ -15,6 +15,9 @@ import org.springframework.validation.annotation.Validated;
  * @param eventBufferSize      decision events held while the broker is slow or down (dropped and counted above)
  * @param requestsPerSecond    per-API-key rate limit (429 above)
  * @param connectTimeoutMs     upstream TCP connect timeout
+ * @param prefixBlockSize      tokens per KV block when hashing prompts for prefix-aware routing (as the nodes do)
+ * @param prefixHashSeed       seed of the block hash chain (as the nodes and cache-service use)
+ * @param prefixMaxBlocks      leading blocks of a prompt hashed and looked up (bounds the work on huge prompts)
  */
 @Validated
 @ConfigurationProperties("zerolayer.router")
@@ -23,5 +26,8 @@ public record RouterProperties(
         @DefaultValue("32MB") DataSize maxUpstreamResponse,
         @DefaultValue("100000") @Min(1) int eventBufferSize,
         @DefaultValue("1000") @Positive int requestsPerSecond,
-        @DefaultValue("2000") @Positive int connectTimeoutMs) {
+        @DefaultValue("2000") @Positive int connectTimeoutMs,
+        @DefaultValue("16") @Positive int prefixBlockSize,
+        @DefaultValue("0") long prefixHashSeed,
+        @DefaultValue("1024") @Positive int prefixMaxBlocks) {
 }

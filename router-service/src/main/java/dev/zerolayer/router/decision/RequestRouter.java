@@ -20,8 +20,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Per request: count tokens (the complexity model's encoding), score complexity (the latest published model, else the
- * built-in one), then decide over the nodes speaking the client's API first; only when none of those can serve, over
+ * Per request: encode tokens (the complexity model's encoding), score complexity (the latest published model, else the
+ * built-in one), look up which nodes hold the prompt's leading KV blocks, then decide over the nodes speaking the client's API first; only when none of those can serve, over
  * the whole fleet (the dispatcher then translates).
  */
 public class RequestRouter {
@@ -35,8 +35,12 @@ public class RequestRouter {
     private volatile String rejectedVersion;
     private final AtomicReference<ComplexityScorer> scorer = new AtomicReference<>(ComplexityScorer.defaultScorer());
 
-    public RequestRouter(Fleet fleet, ActivePolicy policy, CompactedView<ComplexityModel> models) {
+    private final PromptPrefixes prefixes;
+
+    public RequestRouter(Fleet fleet, ActivePolicy policy, CompactedView<ComplexityModel> models,
+            PromptPrefixes prefixes) {
         this.fleet = fleet;
+        this.prefixes = prefixes;
         this.policy = policy;
         this.models = models;
     }
@@ -45,11 +49,13 @@ public class RequestRouter {
         long start = System.nanoTime();
         ComplexityScorer current = currentScorer();
         TokenCounter counter = TokenCounter.of(current.model().tokenizerEncoding());
-        int tokens = counter.count(request.conversation());
+        TokenCounter.Encoded encoded = counter.encode(request.conversation());
+        int tokens = encoded.tokenCount();
         double complexity = clamp(current.scoreValue(request.conversation()));
         PolicyDocument document = policy.document();
-        DecisionInput input = new DecisionInput(tokens, complexity, pinnedTier, stickyNode, 0);
-        List<NodeCandidate> all = fleet.candidates();
+        PromptPrefixes.Lookup prefix = prefixes.lookup(encoded.ids());
+        DecisionInput input = new DecisionInput(tokens, complexity, pinnedTier, stickyNode, prefix.chain().length);
+        List<NodeCandidate> all = fleet.candidates(prefix.leadingBlocksHeld());
         List<NodeCandidate> same = all.stream().filter(n -> speaksClientApi(n, request)).toList();
         RouteDecision decision = engine.decide(input, same, document);
         boolean cross = false;
@@ -61,7 +67,7 @@ public class RequestRouter {
             }
         }
         return new Routed(decision, tokens, complexity, current.modelVersion(), policy.version(), cross,
-                System.nanoTime() - start);
+                System.nanoTime() - start, prefix.chain());
     }
 
     /** Token count alone, for {@code count_tokens}. */

@@ -7,6 +7,7 @@ import dev.zerolayer.router.dispatch.NodeGuards;
 import dev.zerolayer.routing.decision.NodeCandidate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -23,14 +24,20 @@ public class Fleet {
         this.guards = guards;
     }
 
-    /** Every known node as a decision candidate (no prefix blocks: cache-aware routing is not wired yet). */
+    /** Every known node as a decision candidate, holding no prompt blocks. */
     public List<NodeCandidate> candidates() {
+        return candidates(Map.of());
+    }
+
+    /** Every known node as a decision candidate, with the prompt's leading blocks each one holds. */
+    public List<NodeCandidate> candidates(Map<String, Integer> leadingBlocksHeld) {
         List<NodeCandidate> candidates = new ArrayList<>();
         for (NodeHealth node : health.values()) {
             NodeRegistration registration = node.registration();
             candidates.add(new NodeCandidate(node.nodeId(), registration.tier(), registration.cluster(), node.state(),
                     node.score(), node.load(), node.queueDepth(), registration.capacity(),
-                    guards.inFlight(node.nodeId()), guards.breakerOpen(node.nodeId()), 0, node.clusterLoadSpike()));
+                    guards.inFlight(node.nodeId()), guards.breakerOpen(node.nodeId()),
+                    leadingBlocksHeld.getOrDefault(node.nodeId(), 0), node.clusterLoadSpike()));
         }
         return candidates;
     }

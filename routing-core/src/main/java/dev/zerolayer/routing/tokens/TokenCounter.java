@@ -67,6 +67,38 @@ public final class TokenCounter {
     }
 
     /**
+     * A conversation's token ids for prefix hashing (the system text's ids, then each turn's text's ids, concatenated
+     * in order, as the simulated nodes hash them) and its token count as {@link #count(Conversation)} gives it.
+     */
+    public Encoded encode(Conversation conversation) {
+        Objects.requireNonNull(conversation, "conversation");
+        int messages = conversation.turns().size();
+        int[][] parts = new int[messages + 1][];
+        parts[0] = ids(conversation.system());
+        int total = parts[0].length;
+        for (int i = 0; i < messages; i++) {
+            parts[i + 1] = ids(conversation.turns().get(i).text());
+            total += parts[i + 1].length;
+        }
+        int[] ids = new int[total];
+        int at = 0;
+        for (int[] part : parts) {
+            System.arraycopy(part, 0, ids, at, part.length);
+            at += part.length;
+        }
+        int overhead = TOKENS_PER_REPLY + TOKENS_PER_MESSAGE * (messages + (conversation.system().isEmpty() ? 0 : 1));
+        return new Encoded(ids, total + overhead);
+    }
+
+    private int[] ids(String text) {
+        return text == null || text.isEmpty() ? new int[0] : encoding.encodeOrdinary(text).toArray();
+    }
+
+    /** A conversation's token ids (texts only) and its chat token count (texts plus message overhead). */
+    public record Encoded(int[] ids, int tokenCount) {
+    }
+
+    /**
      * Tokens of a conversation as a chat model sees it: every message's text plus {@value #TOKENS_PER_MESSAGE} per
      * message (the system prompt counts as one message when present) plus {@value #TOKENS_PER_REPLY} for the reply.
      */

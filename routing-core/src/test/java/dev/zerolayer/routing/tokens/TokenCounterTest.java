@@ -89,4 +89,21 @@ class TokenCounterTest {
         assertThatThrownBy(() -> new TokenizerTable("cl100k_base", Map.of("x", "bogus")))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void encodingAConversationConcatenatesSystemThenTurnsAndCountsLikeCount() {
+        TokenCounter counter = TokenCounter.defaultCounter();
+        Conversation conversation = new Conversation("You are terse.",
+                List.of(Turn.user("Hello there"), new Turn(dev.zerolayer.routing.complexity.Role.ASSISTANT, "Hi"),
+                        Turn.user("Sum 2 and 2")));
+
+        TokenCounter.Encoded encoded = counter.encode(conversation);
+
+        int texts = counter.count("You are terse.") + counter.count("Hello there") + counter.count("Hi")
+                + counter.count("Sum 2 and 2");
+        assertThat(encoded.ids()).hasSize(texts);
+        assertThat(encoded.tokenCount()).isEqualTo(counter.count(conversation));
+        assertThat(counter.encode(Conversation.ofUser("Hello there")).ids())
+                .isEqualTo(counter.encode(Conversation.ofUser("Hello there")).ids());
+    }
 }
