@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.zerolayer.localstack.health.HealthProbe;
 import dev.zerolayer.localstack.ports.NamedPort;
 import dev.zerolayer.localstack.ports.PortCheck;
+import dev.zerolayer.localstack.testing.LauncherProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -19,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,8 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class LocalStackIT {
 
-    /** Failsafe runs in the module directory; the repository root holds the service modules. */
-    private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
+    private static final Path ROOT = LauncherProcess.ROOT;
 
     @TempDir
     Path tmp;
@@ -40,8 +41,8 @@ class LocalStackIT {
         assumeTrue(Files.isRegularFile(jar), () -> "missing " + jar
                 + "; build it first: ./mvnw -B -o -q install -pl telemetry-service -DskipTests");
         // Given a stack of telemetry-service alone, on free ports
-        int telemetryPort = freePort();
-        int kafkaPort = freePortPair();
+        int telemetryPort = LauncherProcess.freePort();
+        int kafkaPort = LauncherProcess.freePortPair();
         Path dataDir = tmp.resolve("data");
         Process launcher = launch(SmallStack.class, "--service", "telemetry-service=" + telemetryPort,
                 "--root", ROOT.toString(), "--data-dir", dataDir.toString(), "--kafka-port", Integer.toString(kafkaPort));
@@ -95,7 +96,7 @@ class LocalStackIT {
             // When the full stack is asked to use it
             long start = System.nanoTime();
             Process launcher = launch(LocalStack.class, "--port", Integer.toString(port), "--root", ROOT.toString(),
-                    "--data-dir", dataDir.toString(), "--kafka-port", Integer.toString(freePortPair()));
+                    "--data-dir", dataDir.toString(), "--kafka-port", Integer.toString(LauncherProcess.freePortPair()));
             try {
                 await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
                         .until(() -> !launcher.isAlive());
@@ -114,15 +115,7 @@ class LocalStackIT {
     }
 
     private Process launch(Class<?> main, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-cp", System.getProperty("java.class.path"), main.getName()));
-        command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command)
-                .redirectOutput(tmp.resolve("launcher.out").toFile())
-                .redirectError(tmp.resolve("launcher.err").toFile());
-        builder.environment().remove("ZEROLAYER_API_KEYS");
-        builder.environment().remove("ZEROLAYER_ADMIN_TOKEN");
-        return builder.start();
+        return LauncherProcess.start(tmp, main, Map.of(), args).process();
     }
 
     private String read(String stream) {
@@ -132,23 +125,5 @@ class LocalStackIT {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
-
-    /** A free port whose successor is free too (the broker's controller listens on port + 1). */
-    private static int freePortPair() throws IOException {
-        for (int attempt = 0; attempt < 50; attempt++) {
-            int port = freePort();
-            if (port < 65535 && PortCheck.busy(List.of(new NamedPort(port, "kafka"),
-                    new NamedPort(port + 1, "kafka controller"))).isEmpty()) {
-                return port;
-            }
-        }
-        throw new IllegalStateException("no two adjacent free ports");
     }
 }

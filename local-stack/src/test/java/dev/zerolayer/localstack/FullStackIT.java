@@ -1,0 +1,257 @@
+package dev.zerolayer.localstack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.zerolayer.contracts.codec.EventCodec;
+import dev.zerolayer.contracts.router.RoutingDecision;
+import dev.zerolayer.contracts.topics.Topics;
+import dev.zerolayer.localstack.testing.LauncherProcess;
+import dev.zerolayer.platform.testing.KafkaTestClient;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The whole stack as {@code ./zerolayer up} runs it (broker, topics, five services, the simulated fleet): the official
+ * TypeScript SDKs work against it unchanged, node faults under steady load never reach non-streaming clients, faulted
+ * nodes leave the candidate set and come back after recovery, and every request has its decision on the topic.
+ */
+class FullStackIT {
+
+    private static final Path ROOT = LauncherProcess.ROOT;
+    private static final String API_KEY = "zl-fullstack-it";
+    private static final String SIMULATOR = "http://127.0.0.1:18085";
+    private static final String TELEMETRY = "http://127.0.0.1:18081";
+    private static final List<String> JARS = List.of("router-service", "telemetry-service", "complexity-service",
+            "cache-service", "fallback-service", "node-simulator");
+
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void sdksWorkFaultsStayInvisibleAndEveryDecisionIsPublished() throws Exception {
+        for (String module : JARS) {
+            Path jar = ROOT.resolve(module + "/target/" + module + ".jar");
+            assumeTrue(Files.isRegularFile(jar), () -> "missing " + jar + "; build first: ./mvnw -B -q install -DskipTests");
+        }
+        int routerPort = LauncherProcess.freePort();
+        int kafkaPort = LauncherProcess.freePortPair();
+        String router = "http://127.0.0.1:" + routerPort;
+        try (LauncherProcess stack = LauncherProcess.start(tmp, LocalStack.class,
+                Map.of("ZEROLAYER_API_KEYS", API_KEY, "ZEROLAYER_ADMIN_TOKEN", "zla-fullstack-it"),
+                "--port", Integer.toString(routerPort), "--root", ROOT.toString(),
+                "--data-dir", tmp.resolve("data").toString(), "--kafka-port", Integer.toString(kafkaPort))) {
+            // Given the whole stack, READY, with every simulated node known to the router as HEALTHY
+            await().atMost(Duration.ofSeconds(300)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> stack.stdout().contains("ZEROLAYER READY") || !stack.process().isAlive());
+            assertThat(stack.process().isAlive()).as("launcher died; stderr:%n%s", stack.stderr()).isTrue();
+            assertThat(simulatedNodes()).contains("haiku-l4-0", "haiku-l4-1", "sonnet-a100-40g-0")
+                    .hasSizeGreaterThanOrEqualTo(8);
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+                    assertThat(explainCandidates(router)).containsAllEntriesOf(Map.of("haiku-l4-0", "eligible",
+                            "haiku-l4-1", "eligible", "sonnet-a100-40g-0", "eligible")));
+
+            // When the official Anthropic and OpenAI TypeScript SDKs run against it (only base URL and key changed)
+            sdkCheck(router);
+
+            // When, under steady haiku-pinned load, haiku's Anthropic nodes crash and fail every request, and then
+            // the sonnet node the traffic falls back to saturates
+            List<Sent> sent = new ArrayList<>();
+            sent.addAll(steadyLoad(router, Duration.ofSeconds(12), 6, List.of(
+                    new Fault(2_000, "haiku-l4-0", "crash", 1.0),
+                    new Fault(4_000, "haiku-l4-1", "errors", 1.0),
+                    new Fault(6_000, "sonnet-a100-40g-0", "sm_saturation", 1.0))));
+
+            // Then no non-streaming client saw anything but a 200
+            Map<Integer, Long> statuses = sent.stream().collect(Collectors.groupingBy(Sent::status,
+                    Collectors.counting()));
+            System.out.printf("steady load under faults: %d requests, statuses %s%n", sent.size(), statuses);
+            assertThat(sent).hasSizeGreaterThan(50);
+            assertThat(statuses).containsOnlyKeys(200);
+
+            // and telemetry marks the crashed node DOWN and the saturated one UNAVAILABLE,
+            // and the router no longer offers them (nor the erroring node, whose breaker opened)
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
+                assertThat(nodeState("haiku-l4-0")).isEqualTo("DOWN");
+                assertThat(nodeState("sonnet-a100-40g-0")).isEqualTo("UNAVAILABLE");
+            });
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
+                Map<String, String> faulted = explainCandidates(router);
+                assertThat(faulted.get("haiku-l4-0")).isEqualTo("state DOWN");
+                assertThat(faulted.get("sonnet-a100-40g-0")).isEqualTo("state UNAVAILABLE");
+            });
+            List<Sent> afterDetection = steadyLoad(router, Duration.ofSeconds(3), 4, List.of());
+            assertThat(afterDetection).isNotEmpty().allSatisfy(s -> {
+                assertThat(s.status()).isEqualTo(200);
+                assertThat(s.route()).doesNotEndWith("/haiku-l4-0").doesNotEndWith("/sonnet-a100-40g-0");
+            });
+            sent.addAll(afterDetection);
+
+            // When the faults end, then the saturated node is HEALTHY and eligible again
+            for (String node : List.of("haiku-l4-0", "haiku-l4-1", "sonnet-a100-40g-0")) {
+                http.send(HttpRequest.newBuilder(URI.create(SIMULATOR + "/admin/nodes/" + node + "/faults")).DELETE()
+                        .build(), HttpResponse.BodyHandlers.discarding());
+            }
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
+                    assertThat(explainCandidates(router).get("sonnet-a100-40g-0")).isEqualTo("eligible"));
+
+            // and every request of the run has its decision event on router.decisions.v1
+            Set<String> ids = sent.stream().map(Sent::requestId).collect(Collectors.toSet());
+            assertThat(ids).hasSize(sent.size()).doesNotContain("");
+            try (KafkaTestClient kafka = new KafkaTestClient("127.0.0.1:" + kafkaPort)) {
+                await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
+                    Set<String> published = new HashSet<>();
+                    kafka.readAll(Topics.ROUTER_DECISIONS).forEach(record -> published.add(
+                            EventCodec.decode(record.value(), RoutingDecision.class).requestId()));
+                    assertThat(published).containsAll(ids);
+                });
+            }
+        }
+    }
+
+    /** Runs {@code scripts/sdk-check} (npm ci, then node check.mjs); npm is required on CI, optional elsewhere. */
+    private void sdkCheck(String router) throws Exception {
+        Path script = ROOT.resolve("scripts/sdk-check");
+        boolean npm = onPath("npm") && onPath("node");
+        if (!npm) {
+            assertThat(System.getenv("CI")).as("node and npm are required on CI for the SDK check").isNull();
+            System.out.println("SDK check skipped: node/npm not on PATH");
+            return;
+        }
+        Process install = new ProcessBuilder("npm", "ci", "--no-audit", "--no-fund").directory(script.toFile())
+                .redirectErrorStream(true).redirectOutput(tmp.resolve("npm.log").toFile()).start();
+        assertThat(install.waitFor(300, TimeUnit.SECONDS)).as("npm ci finished").isTrue();
+        assertThat(install.exitValue()).as("npm ci: %s", Files.readString(tmp.resolve("npm.log"))).isZero();
+        ProcessBuilder check = new ProcessBuilder("node", "check.mjs").directory(script.toFile())
+                .redirectErrorStream(true).redirectOutput(tmp.resolve("sdk-check.log").toFile());
+        check.environment().put("ZEROLAYER_URL", router);
+        check.environment().put("ZEROLAYER_API_KEY", API_KEY);
+        Process run = check.start();
+        assertThat(run.waitFor(180, TimeUnit.SECONDS)).as("SDK check finished").isTrue();
+        String log = Files.readString(tmp.resolve("sdk-check.log"));
+        System.out.println("SDK check:\n" + log);
+        assertThat(run.exitValue()).as(log).isZero();
+        assertThat(log).contains("\"failed\":0").doesNotContain("FAIL ");
+    }
+
+    private static boolean onPath(String command) {
+        String path = System.getenv("PATH");
+        return path != null && java.util.Arrays.stream(path.split(java.io.File.pathSeparator))
+                .anyMatch(dir -> Files.isExecutable(Path.of(dir, command)));
+    }
+
+    private record Fault(long atMillis, String node, String type, double intensity) {
+    }
+
+    private record Sent(int status, String requestId, String route) {
+    }
+
+    /** Closed-loop non-streaming haiku requests from {@code workers} threads; faults injected at their offsets. */
+    private List<Sent> steadyLoad(String router, Duration length, int workers, List<Fault> faults) throws Exception {
+        ConcurrentLinkedQueue<Sent> sent = new ConcurrentLinkedQueue<>();
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicInteger counter = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(workers);
+        long start = System.nanoTime();
+        for (int w = 0; w < workers; w++) {
+            pool.submit(() -> {
+                while (!stop.get()) {
+                    String body = "{\"model\":\"claude-haiku-4-5\",\"max_tokens\":16,\"messages\":[{\"role\":\"user\","
+                            + "\"content\":\"steady load request " + counter.incrementAndGet() + "\"}]}";
+                    HttpRequest request = HttpRequest.newBuilder(URI.create(router + "/v1/messages"))
+                            .timeout(Duration.ofSeconds(30)).header("content-type", "application/json")
+                            .header("x-api-key", API_KEY).header("anthropic-routing-priority", "haiku")
+                            .header("anthropic-debug", "route")
+                            .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+                    try {
+                        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+                        sent.add(new Sent(response.statusCode(), response.headers().firstValue("request-id").orElse(""),
+                                response.headers().firstValue("X-Anthropic-Route").orElse("")));
+                    } catch (IOException e) {
+                        sent.add(new Sent(-1, "", e.getClass().getSimpleName()));
+                    }
+                }
+                return null;
+            });
+        }
+        for (Fault fault : faults) {
+            long wait = fault.atMillis() - (System.nanoTime() - start) / 1_000_000;
+            if (wait > 0) {
+                Thread.sleep(wait); // pacing the scenario, not synchronising on a result
+            }
+            HttpResponse<String> injected = http.send(HttpRequest.newBuilder(
+                    URI.create(SIMULATOR + "/admin/nodes/" + fault.node() + "/faults"))
+                    .header("content-type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"type\":\"" + fault.type()
+                            + "\",\"durationMs\":120000,\"intensity\":" + fault.intensity() + "}")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(injected.statusCode()).as(injected.body()).isEqualTo(201);
+        }
+        long rest = length.toMillis() - (System.nanoTime() - start) / 1_000_000;
+        if (rest > 0) {
+            Thread.sleep(rest); // the load's duration
+        }
+        stop.set(true);
+        pool.shutdown();
+        assertThat(pool.awaitTermination(60, TimeUnit.SECONDS)).as("load workers finished").isTrue();
+        return new ArrayList<>(sent);
+    }
+
+    private List<String> simulatedNodes() throws Exception {
+        JsonNode body = EventCodec.mapper().readTree(http.send(HttpRequest.newBuilder(
+                URI.create(SIMULATOR + "/admin/nodes")).build(), HttpResponse.BodyHandlers.ofString()).body());
+        List<String> nodes = new ArrayList<>();
+        body.path("nodes").forEach(node -> nodes.add(node.path("id").stringValue()));
+        return Collections.unmodifiableList(nodes);
+    }
+
+    private String nodeState(String node) throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(TELEMETRY + "/v1/nodes/" + node))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        return EventCodec.mapper().readTree(response.body()).path("state").asString("");
+    }
+
+    /** Every candidate node of an explained haiku-pinned decision: "eligible" or its exclusion reason. */
+    private Map<String, String> explainCandidates(String router) throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(router + "/v1/route/explain"))
+                .header("content-type", "application/json").header("x-api-key", API_KEY)
+                .header("anthropic-routing-priority", "haiku")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"claude-haiku-4-5\",\"max_tokens\":16,"
+                        + "\"messages\":[{\"role\":\"user\",\"content\":\"explain\"}]}", StandardCharsets.UTF_8))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        Map<String, String> candidates = new HashMap<>();
+        EventCodec.mapper().readTree(response.body()).path("candidates").forEach(c -> candidates.put(
+                c.path("node").asString(""), c.path("eligible").asBoolean(false) ? "eligible"
+                        : c.path("excluded_because").asString("")));
+        return candidates;
+    }
+}
