@@ -27,8 +27,11 @@ class StackServicesTest {
         ServiceSpec spec = ServiceSpec.of("cache-service", 18083);
 
         assertThat(spec.jar(Path.of("/repo"))).isEqualTo(Path.of("/repo/cache-service/target/cache-service.jar"));
-        assertThat(ServiceCommand.of(spec, Path.of("/repo"), 4242)).containsExactly(
+        assertThat(ServiceCommand.of(spec, Path.of("/repo"), 4242, null)).containsExactly(
                 ServiceCommand.javaBinary(), "-Xmx256m", "-XX:TieredStopAtLevel=1", "-jar",
+                "/repo/cache-service/target/cache-service.jar", "--server.port=18083", "--zerolayer.parent-pid=4242");
+        assertThat(ServiceCommand.of(spec, Path.of("/repo"), 4242, " -Xmx1g  -XX:+UseParallelGC ")).containsExactly(
+                ServiceCommand.javaBinary(), "-Xmx1g", "-XX:+UseParallelGC", "-jar",
                 "/repo/cache-service/target/cache-service.jar", "--server.port=18083", "--zerolayer.parent-pid=4242");
     }
 
