@@ -3,7 +3,7 @@ package dev.zerolayer.fallback;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
-/** fallback-service: fallback policy store and fallback-rate monitor; for now it counts fallbacks per tier. */
+/** fallback-service: the versioned fallback policy (store, admin API, publication) and the fallback-rate monitor. */
 @SpringBootApplication
 public class FallbackApplication {
 

@@ -1,11 +1,15 @@
 package dev.zerolayer.contracts.fallback;
 
+import com.fasterxml.jackson.annotation.JacksonInject;
+import com.fasterxml.jackson.annotation.OptBoolean;
 import java.util.List;
 import java.util.Map;
 
 /**
  * The fallback policy an operator edits: tiers, tier table, fallback chains, standby clusters, thresholds, per-tier
- * limits, resilience settings and per-API-key overrides. {@link #defaults()} is SPEC's built-in policy.
+ * limits, resilience settings, per-API-key overrides, refusal handling and fallback-rate alerting.
+ * {@link #defaults()} is SPEC's built-in policy. {@code refusalFallback} and {@code alerting} came later: a record
+ * without them (written before they existed) still decodes, with their defaults.
  */
 public record PolicyDocument(
         List<TierSpec> tiers,
@@ -15,7 +19,9 @@ public record PolicyDocument(
         Thresholds thresholds,
         Map<String, TierLimits> limits,
         Resilience resilience,
-        Map<String, PolicyOverride> apiKeyOverrides) {
+        Map<String, PolicyOverride> apiKeyOverrides,
+        @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) RefusalFallback refusalFallback,
+        @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) FallbackAlerting alerting) {
 
     public PolicyDocument {
         tiers = tiers == null ? List.of() : List.copyOf(tiers);
@@ -24,6 +30,15 @@ public record PolicyDocument(
         standbyClusters = standbyClusters == null ? Map.of() : Map.copyOf(standbyClusters);
         limits = limits == null ? Map.of() : Map.copyOf(limits);
         apiKeyOverrides = apiKeyOverrides == null ? Map.of() : Map.copyOf(apiKeyOverrides);
+        refusalFallback = refusalFallback == null ? RefusalFallback.defaults() : refusalFallback;
+        alerting = alerting == null ? FallbackAlerting.defaults() : alerting;
+    }
+
+    /** A policy with the default refusal handling and alerting. */
+    public PolicyDocument(List<TierSpec> tiers, List<TierRule> tierTable, Map<String, List<String>> chains,
+            Map<String, String> standbyClusters, Thresholds thresholds, Map<String, TierLimits> limits,
+            Resilience resilience, Map<String, PolicyOverride> apiKeyOverrides) {
+        this(tiers, tierTable, chains, standbyClusters, thresholds, limits, resilience, apiKeyOverrides, null, null);
     }
 
     public static PolicyDocument defaults() {
@@ -50,6 +65,8 @@ public record PolicyDocument(
                         "sonnet", new TierLimits(4_000, 60_000),
                         "opus", new TierLimits(8_000, 120_000)),
                 Resilience.defaults(),
-                Map.of());
+                Map.of(),
+                RefusalFallback.defaults(),
+                FallbackAlerting.defaults());
     }
 }

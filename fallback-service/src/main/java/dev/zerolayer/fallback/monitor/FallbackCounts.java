@@ -23,7 +23,10 @@ public class FallbackCounts implements Consumer<Message<byte[]>> {
 
     @Override
     public void accept(Message<byte[]> message) {
-        RoutingDecision decision = reader.read(message, RoutingDecision.class);
+        record(reader.read(message, RoutingDecision.class));
+    }
+
+    public void record(RoutingDecision decision) {
         tally.record(decision.tier(), decision.fallbackTriggered());
     }
 

@@ -26,6 +26,10 @@ public final class DecisionEngine {
     public static final String TARGET_CLUSTER_UNAVAILABLE = "target_cluster_unavailable";
     public static final String PEAK_LOAD_SHAPING = "peak_load_shaping";
     public static final String LOAD_SPIKE_REDIRECT = "load_spike_redirect";
+    /** Prefix of the rule naming the tier-table row's tier, e.g. {@code tier_table:sonnet}. */
+    public static final String RULE_TIER_TABLE = "tier_table:";
+    /** Prefix of the rule naming a pinned tier, e.g. {@code pin:opus}. */
+    public static final String RULE_PIN = "pin:";
 
     private final NodeScoring scoring;
 
@@ -39,31 +43,17 @@ public final class DecisionEngine {
 
     public RouteDecision decide(DecisionInput input, List<NodeCandidate> fleet, PolicyDocument policy) {
         Thresholds thresholds = policy.thresholds();
-        List<String> rules = new ArrayList<>();
-        List<String> fallbacks = new ArrayList<>();
-        String warning = null;
         List<String> tierOrder = policy.tiers().stream().map(TierSpec::name).toList();
         boolean pinned = input.pinnedTier() != null;
 
-        String tier = tierFromTable(policy.tierTable(), input.tokenCount(), input.complexity(), tierOrder);
-        rules.add("tier_table:" + tier);
-        if (pinned) {
-            tier = input.pinnedTier();
-            rules.add("pin:" + tier);
+        TierMapping mapping = mapTier(input, policy);
+        List<String> rules = new ArrayList<>(mapping.rulesFired());
+        List<String> fallbacks = new ArrayList<>();
+        if (mapping.fallbackReason() != null) {
+            fallbacks.add(mapping.fallbackReason());
         }
-        if (input.complexity() > thresholds.highComplexity()) {
-            if (pinned) {
-                warning = HIGH_COMPLEXITY_FALLBACK;
-                rules.add("high_complexity_warning");
-            } else {
-                String lower = below(tier, tierOrder);
-                if (lower != null) {
-                    tier = lower;
-                    fallbacks.add(HIGH_COMPLEXITY_FALLBACK);
-                    rules.add(HIGH_COMPLEXITY_FALLBACK + ":" + tier);
-                }
-            }
-        }
+        String warning = mapping.warning();
+        String tier = mapping.tier();
         if (!pinned && tierOrder.indexOf(tier) == 1 && input.complexity() >= thresholds.peakBandLow()
                 && input.complexity() <= thresholds.peakBandHigh()
                 && tierLoad(tier, fleet) > thresholds.peakLoadMark()) {
@@ -119,6 +109,39 @@ public final class DecisionEngine {
         rules.add("node_score:" + node);
         return new RouteDecision(chosenTier, chosenCluster, node, attempts, allScored, rules, !fallbacks.isEmpty(),
                 fallbacks.isEmpty() ? null : fallbacks.get(0), warning, cacheHit);
+    }
+
+    /**
+     * Rules 2 to 4 alone, independent of the fleet: the tier table ({@value #RULE_TIER_TABLE}), the pin
+     * ({@value #RULE_PIN}), and above the high-complexity mark one tier down (unpinned) or a warning (pinned).
+     */
+    public static TierMapping mapTier(DecisionInput input, PolicyDocument policy) {
+        List<String> rules = new ArrayList<>();
+        String fallbackReason = null;
+        String warning = null;
+        List<String> tierOrder = policy.tiers().stream().map(TierSpec::name).toList();
+        boolean pinned = input.pinnedTier() != null;
+
+        String tier = tierFromTable(policy.tierTable(), input.tokenCount(), input.complexity(), tierOrder);
+        rules.add(RULE_TIER_TABLE + tier);
+        if (pinned) {
+            tier = input.pinnedTier();
+            rules.add(RULE_PIN + tier);
+        }
+        if (input.complexity() > policy.thresholds().highComplexity()) {
+            if (pinned) {
+                warning = HIGH_COMPLEXITY_FALLBACK;
+                rules.add("high_complexity_warning");
+            } else {
+                String lower = below(tier, tierOrder);
+                if (lower != null) {
+                    tier = lower;
+                    fallbackReason = HIGH_COMPLEXITY_FALLBACK;
+                    rules.add(HIGH_COMPLEXITY_FALLBACK + ":" + tier);
+                }
+            }
+        }
+        return new TierMapping(tier, rules, fallbackReason, warning);
     }
 
     static String tierFromTable(List<TierRule> table, int tokens, double complexity, List<String> tierOrder) {

@@ -1,0 +1,42 @@
+package dev.zerolayer.contracts.codec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.zerolayer.contracts.fallback.FallbackAlerting;
+import dev.zerolayer.contracts.fallback.FallbackPolicy;
+import dev.zerolayer.contracts.fallback.PolicyDocument;
+import dev.zerolayer.contracts.fallback.RefusalFallback;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.node.ObjectNode;
+
+/** A policy record written before refusalFallback and alerting existed still decodes, with their defaults. */
+class PolicyDocumentCompatibilityTest {
+
+    @Test
+    void olderPolicyRecordsDecodeWithDefaultRefusalHandlingAndAlerting() throws Exception {
+        ObjectNode event = (ObjectNode) EventCodec.mapper().readTree(EventCodecGoldenTest.read("fallback-policy"));
+        ObjectNode document = (ObjectNode) event.get("document");
+        document.remove("refusalFallback");
+        document.remove("alerting");
+
+        FallbackPolicy decoded = EventCodec.decode(
+                EventCodec.mapper().writeValueAsString(event).getBytes(StandardCharsets.UTF_8), FallbackPolicy.class);
+
+        assertThat(decoded.document().refusalFallback()).isEqualTo(RefusalFallback.defaults());
+        assertThat(decoded.document().alerting()).isEqualTo(FallbackAlerting.defaults());
+        assertThat(decoded.document()).isEqualTo(PolicyDocument.defaults());
+    }
+
+    @Test
+    void refusalModesAreLowerCaseOnTheWire() throws Exception {
+        PolicyDocument defaults = PolicyDocument.defaults();
+        PolicyDocument annotate = new PolicyDocument(defaults.tiers(), defaults.tierTable(), defaults.chains(),
+                defaults.standbyClusters(), defaults.thresholds(), defaults.limits(), defaults.resilience(),
+                defaults.apiKeyOverrides(), new RefusalFallback(RefusalFallback.Mode.RETRY_NEXT_TIER, "x"),
+                defaults.alerting());
+        String json = EventCodec.mapper().writeValueAsString(annotate);
+        assertThat(json).contains("\"mode\":\"retry_next_tier\"");
+        assertThat(EventCodec.mapper().readValue(json, PolicyDocument.class)).isEqualTo(annotate);
+    }
+}

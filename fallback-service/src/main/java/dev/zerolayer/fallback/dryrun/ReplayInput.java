@@ -1,0 +1,28 @@
+package dev.zerolayer.fallback.dryrun;
+
+import dev.zerolayer.contracts.router.RoutingDecision;
+import dev.zerolayer.routing.decision.DecisionEngine;
+import dev.zerolayer.routing.decision.DecisionInput;
+import java.util.Optional;
+
+/**
+ * What of a routed decision the tier mapping depends on: token count, complexity and the pinned tier (from the
+ * decision's {@code pin:} rule). Decisions that never reached the tier table (rejected before routing) give none.
+ */
+public record ReplayInput(int tokenCount, double complexity, String pinnedTier) {
+
+    public static Optional<ReplayInput> of(RoutingDecision decision) {
+        boolean mapped = decision.rulesFired().stream().anyMatch(r -> r.startsWith(DecisionEngine.RULE_TIER_TABLE));
+        if (!mapped || decision.tokenCount() < 0 || !Double.isFinite(decision.complexityScore())
+                || decision.complexityScore() < 0 || decision.complexityScore() > 1) {
+            return Optional.empty();
+        }
+        String pin = decision.rulesFired().stream().filter(r -> r.startsWith(DecisionEngine.RULE_PIN))
+                .map(r -> r.substring(DecisionEngine.RULE_PIN.length())).findFirst().orElse(null);
+        return Optional.of(new ReplayInput(decision.tokenCount(), decision.complexityScore(), pin));
+    }
+
+    public DecisionInput toDecisionInput() {
+        return new DecisionInput(tokenCount, complexity, pinnedTier, null, 0);
+    }
+}

@@ -1,0 +1,188 @@
+package dev.zerolayer.fallback.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.zerolayer.contracts.fallback.PolicyDocument;
+import dev.zerolayer.contracts.fallback.RefusalFallback;
+import java.util.List;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.dataformat.yaml.YAMLMapper;
+
+/** Schema and semantic validation: each bad input is refused naming its field; the default and good edits pass. */
+class PolicyReaderTest {
+
+    private static final PolicyReader READER = new PolicyReader(new PolicySchema());
+
+    static ObjectNode defaults() {
+        return (ObjectNode) PolicyReader.toTree(PolicyDocument.defaults());
+    }
+
+    private static List<PolicyViolation> violations(Consumer<ObjectNode> edit) {
+        ObjectNode tree = defaults();
+        edit.accept(tree);
+        try {
+            READER.read(tree.toString(), PolicyFormat.JSON);
+        } catch (PolicyRejectedException e) {
+            return e.violations();
+        }
+        throw new AssertionError("the edited policy was accepted");
+    }
+
+    @Test
+    void theBuiltInDefaultIsValidAsJsonAndAsYaml() {
+        assertThat(READER.read(defaults().toString(), PolicyFormat.JSON)).isEqualTo(PolicyDocument.defaults());
+        String yaml = YAMLMapper.builder().build().writeValueAsString(defaults());
+        assertThat(READER.read(yaml, PolicyFormat.YAML)).isEqualTo(PolicyDocument.defaults());
+    }
+
+    @Test
+    void optionalSectionsTakeTheirDefaultsAndYamlOffIsTheModeNotABoolean() {
+        ObjectNode tree = defaults();
+        tree.remove(List.of("standbyClusters", "apiKeyOverrides", "alerting", "refusalFallback"));
+        PolicyDocument read = READER.read(tree.toString(), PolicyFormat.JSON);
+        assertThat(read.alerting()).isEqualTo(PolicyDocument.defaults().alerting());
+        assertThat(read.standbyClusters()).isEmpty();
+
+        String yaml = YAMLMapper.builder().build().writeValueAsString(defaults())
+                .replace("mode: \"off\"", "mode: off").replace("mode: off", "mode: annotate");
+        assertThat(yaml).contains("mode: annotate");
+        assertThat(READER.read(yaml, PolicyFormat.YAML).refusalFallback().mode())
+                .isEqualTo(RefusalFallback.Mode.ANNOTATE);
+        String unquotedOff = YAMLMapper.builder().build().writeValueAsString(defaults())
+                .replaceAll("mode: .*", "mode: off");
+        assertThat(READER.read(unquotedOff, PolicyFormat.YAML).refusalFallback().mode())
+                .isEqualTo(RefusalFallback.Mode.OFF);
+    }
+
+    @Test
+    void invalidYamlIsRefusedWithItsLineAndColumnAndNoContent() {
+        String yaml = "tiers:\n  - name: haiku\n    clusters: [haiku-l4\nthresholds: {";
+        assertThatThrownBy(() -> READER.read(yaml, PolicyFormat.YAML))
+                .isInstanceOf(PolicyRejectedException.class)
+                .hasMessageContaining("invalid YAML at line")
+                .hasMessageNotContaining("haiku-l4");
+    }
+
+    @Test
+    void invalidJsonDuplicateKeysAndEmptyBodiesAreRefused() {
+        assertThatThrownBy(() -> READER.read("{\"tiers\": [", PolicyFormat.JSON))
+                .isInstanceOf(PolicyRejectedException.class).hasMessageContaining("invalid JSON");
+        assertThatThrownBy(() -> READER.read("{\"tiers\": [], \"tiers\": []}", PolicyFormat.JSON))
+                .isInstanceOf(PolicyRejectedException.class).hasMessageContaining("tiers");
+        assertThatThrownBy(() -> READER.read("tiers: []\ntiers: []\n", PolicyFormat.YAML))
+                .isInstanceOf(PolicyRejectedException.class).hasMessageContaining("tiers");
+        assertThatThrownBy(() -> READER.read("  ", PolicyFormat.YAML))
+                .isInstanceOf(PolicyRejectedException.class).hasMessageContaining("empty");
+        assertThatThrownBy(() -> READER.read("just a string", PolicyFormat.YAML))
+                .isInstanceOf(PolicyRejectedException.class);
+    }
+
+    @Test
+    void schemaViolationsNameTheFieldAsAJsonPointer() {
+        assertThat(violations(t -> ((ObjectNode) t.get("thresholds")).put("clusterHealthMin", 1.5)))
+                .extracting(PolicyViolation::pointer).containsExactly("/thresholds/clusterHealthMin");
+        assertThat(violations(t -> ((ObjectNode) t.get("thresholds")).remove("highComplexity")))
+                .extracting(PolicyViolation::pointer).containsExactly("/thresholds/highComplexity");
+        assertThat(violations(t -> t.put("surprise", 1)))
+                .extracting(PolicyViolation::pointer).containsExactly("/surprise");
+        assertThat(violations(t -> ((ObjectNode) t.get("tierTable").get(0)).put("maxTokens", "many")))
+                .extracting(PolicyViolation::pointer).containsExactly("/tierTable/0/maxTokens");
+        assertThat(violations(t -> ((ObjectNode) t.get("refusalFallback")).put("mode", "sometimes")))
+                .extracting(PolicyViolation::pointer).containsExactly("/refusalFallback/mode");
+        assertThat(violations(t -> ((ObjectNode) t.get("resilience")).put("hopLimit", -1)))
+                .extracting(PolicyViolation::pointer).containsExactly("/resilience/hopLimit");
+        assertThat(violations(t -> ((ObjectNode) t.get("alerting")).put("fallbackRateThreshold", 1.2)))
+                .extracting(PolicyViolation::pointer).containsExactly("/alerting/fallbackRateThreshold");
+    }
+
+    @Test
+    void aCycleInAChainIsRefused() {
+        List<PolicyViolation> selfLoop = violations(t -> ((ArrayNode) t.get("chains").get("opus")).add("opus"));
+        assertThat(selfLoop).extracting(PolicyViolation::pointer).containsExactly("/chains/opus/2");
+        assertThat(selfLoop.get(0).message()).contains("cycle").contains("opus -> sonnet -> haiku -> opus");
+
+        List<PolicyViolation> repeat = violations(t -> ((ArrayNode) t.get("chains").get("opus")).add("sonnet"));
+        assertThat(repeat).extracting(PolicyViolation::pointer).containsExactly("/chains/opus/2");
+    }
+
+    @Test
+    void unknownTiersAndClustersAreRefused() {
+        assertThat(violations(t -> ((ArrayNode) t.get("chains").get("opus")).add("mythos")))
+                .extracting(PolicyViolation::toString).containsExactly("/chains/opus/2: unknown tier 'mythos' "
+                        + "(tiers: haiku, sonnet, opus)");
+        assertThat(violations(t -> ((ObjectNode) t.get("tierTable").get(0)).put("tier", "mythos")))
+                .extracting(PolicyViolation::pointer).containsExactly("/tierTable/0/tier");
+        assertThat(violations(t -> ((ObjectNode) t.get("standbyClusters")).put("nowhere", "x-standby")))
+                .extracting(PolicyViolation::pointer).containsExactly("/standbyClusters/nowhere");
+        assertThat(violations(t -> ((ObjectNode) t.get("limits")).remove("opus")))
+                .extracting(PolicyViolation::pointer).containsExactly("/limits/opus");
+    }
+
+    @Test
+    void aTierWithNoReachableClusterIsRefused() {
+        List<PolicyViolation> found = violations(t -> ((ArrayNode) t.get("tiers").get(2).get("clusters"))
+                .removeAll());
+        assertThat(found).extracting(PolicyViolation::pointer).containsExactly("/tiers/2/clusters");
+        assertThat(found.get(0).message()).contains("'opus' has no reachable cluster");
+
+        assertThat(violations(t -> ((ArrayNode) t.get("tiers").get(2).get("clusters")).add("sonnet-a100-40g")))
+                .extracting(PolicyViolation::pointer).containsExactly("/tiers/2/clusters/1");
+    }
+
+    @Test
+    void thresholdsOutOfOrderAreRefused() {
+        assertThat(violations(t -> ((ObjectNode) t.get("thresholds")).put("peakBandLow", 0.6)))
+                .extracting(PolicyViolation::pointer).containsExactly("/thresholds/peakBandLow");
+        assertThat(violations(t -> ((ObjectNode) t.get("thresholds")).put("smRecoverBelow", 0.96)))
+                .extracting(PolicyViolation::pointer).containsExactly("/thresholds/smRecoverBelow");
+        assertThat(violations(t -> ((ObjectNode) t.get("tierTable").get(1)).put("maxTokens", 256)))
+                .extracting(PolicyViolation::pointer).containsExactly("/tierTable/1/maxTokens");
+        assertThat(violations(t -> ((ObjectNode) t.get("limits").get("haiku")).put("ttfbLimitMs", 40_000)))
+                .extracting(PolicyViolation::pointer).containsExactly("/limits/haiku/ttfbLimitMs");
+    }
+
+    @Test
+    void overridesNameKnownFieldsAndTiersAndInheritWhatTheyLeaveOut() {
+        ObjectNode tree = defaults();
+        ObjectNode override = ((ObjectNode) tree.get("apiKeyOverrides")).putObject("k-1234");
+        override.putObject("thresholds").put("clusterHealthMin", 0.5);
+        override.putObject("limits").putObject("opus").put("deadlineMs", 200_000);
+        override.put("requestsPerSecond", 7);
+        PolicyDocument read = READER.read(tree.toString(), PolicyFormat.JSON);
+        var parsed = read.apiKeyOverrides().get("k-1234");
+        assertThat(parsed.thresholds().clusterHealthMin()).isEqualTo(0.5);
+        assertThat(parsed.thresholds().highComplexity()).isEqualTo(0.95);
+        assertThat(parsed.limits().get("opus").deadlineMs()).isEqualTo(200_000);
+        assertThat(parsed.limits().get("opus").ttfbLimitMs()).isEqualTo(8_000);
+        assertThat(parsed.requestsPerSecond()).isEqualTo(7);
+
+        assertThat(violations(t -> ((ObjectNode) t.get("apiKeyOverrides")).putObject("k-1").putObject("thresholds")
+                .put("bogus", 1))).extracting(PolicyViolation::pointer)
+                .containsExactly("/apiKeyOverrides/k-1/thresholds/bogus");
+        assertThat(violations(t -> ((ObjectNode) t.get("apiKeyOverrides")).putObject("k-1").put("tiers", 1)))
+                .extracting(PolicyViolation::pointer).containsExactly("/apiKeyOverrides/k-1/tiers");
+        assertThat(violations(t -> ((ObjectNode) t.get("apiKeyOverrides")).putObject("k-1").putObject("limits")
+                .putObject("mythos").put("deadlineMs", 5)))
+                .extracting(PolicyViolation::pointer).containsExactly("/apiKeyOverrides/k-1/limits/mythos");
+        assertThat(violations(t -> ((ObjectNode) t.get("apiKeyOverrides")).putObject("k-1").putObject("thresholds")
+                .put("peakBandLow", 0.9))).extracting(PolicyViolation::pointer)
+                .containsExactly("/apiKeyOverrides/k-1/thresholds/peakBandLow");
+    }
+
+    @Test
+    void everyViolationIsReportedAtOnce() {
+        List<PolicyViolation> found = violations(t -> {
+            ((ArrayNode) t.get("chains").get("opus")).add("opus");
+            ((ObjectNode) t.get("thresholds")).put("peakBandLow", 0.6);
+        });
+        assertThat(found).extracting(PolicyViolation::pointer)
+                .containsExactlyInAnyOrder("/chains/opus/2", "/thresholds/peakBandLow");
+        JsonNode untouched = defaults();
+        assertThat(untouched.get("chains").get("opus")).hasSize(2);
+    }
+}
