@@ -1,16 +1,105 @@
 package dev.zerolayer.complexity.config;
 
+import dev.zerolayer.complexity.baseline.Baseline;
+import dev.zerolayer.complexity.calibration.Calibration;
+import dev.zerolayer.complexity.calibration.CalibrationWindow;
+import dev.zerolayer.complexity.calibration.Calibrator;
+import dev.zerolayer.complexity.model.ActiveModel;
+import dev.zerolayer.complexity.model.ModelOwner;
+import dev.zerolayer.complexity.model.ModelPublisher;
+import dev.zerolayer.complexity.model.ModelUploads;
+import dev.zerolayer.complexity.model.ModelValidator;
+import dev.zerolayer.complexity.model.ModelView;
+import dev.zerolayer.complexity.model.SanitySet;
 import dev.zerolayer.complexity.observation.ObservedDecisions;
+import dev.zerolayer.complexity.policy.ActivePolicy;
+import dev.zerolayer.complexity.scoring.Scoring;
+import dev.zerolayer.contracts.fallback.FallbackPolicy;
+import dev.zerolayer.contracts.topics.Topics;
+import dev.zerolayer.platform.events.EventPublisher;
 import dev.zerolayer.platform.events.EventReader;
+import dev.zerolayer.platform.topics.TopicGuard;
+import dev.zerolayer.platform.view.CompactedView;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
-/** The service's consumer beans; their bindings and destinations are in application.yml. */
+/** The service's beans; consumer bindings and destinations are in application.yml. */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(ComplexityProperties.class)
 public class ComplexityConfiguration {
 
+    /** The complexity model topic, read whole (this service is its single writer). */
     @Bean
-    ObservedDecisions routerDecisions(EventReader reader) {
-        return new ObservedDecisions(reader);
+    ModelView complexityModel(EventReader reader, Clock clock) {
+        return new ModelView(reader, clock);
+    }
+
+    @Bean
+    CompactedView<FallbackPolicy> fallbackPolicy(EventReader reader, Clock clock) {
+        return new CompactedView<>(Topics.FALLBACK_POLICY, FallbackPolicy.class, reader, clock);
+    }
+
+    @Bean
+    ActivePolicy activePolicy(CompactedView<FallbackPolicy> fallbackPolicy) {
+        return new ActivePolicy(fallbackPolicy);
+    }
+
+    @Bean
+    ActiveModel activeModel(ModelView complexityModel) {
+        return new ActiveModel(complexityModel);
+    }
+
+    @Bean
+    ModelPublisher modelPublisher(EventPublisher events, ModelView complexityModel) {
+        return new ModelPublisher(events, complexityModel);
+    }
+
+    @Bean
+    ModelOwner modelOwner(ModelView complexityModel, ActiveModel activeModel, ModelPublisher publisher,
+            TopicGuard guard, Environment environment, ComplexityProperties properties, Clock clock) {
+        String servers = environment.getProperty("spring.cloud.stream.kafka.binder.brokers", "127.0.0.1:9092");
+        return new ModelOwner(complexityModel, activeModel, publisher, guard, servers,
+                properties.model().publishTimeout(), clock);
+    }
+
+    @Bean
+    ModelValidator modelValidator(ComplexityProperties properties) {
+        ComplexityProperties.Model model = properties.model();
+        return new ModelValidator(SanitySet.builtIn(), new ModelValidator.Limits(model.minSanityAuc(),
+                model.maxAbsWeight(), model.maxAbsIntercept(), model.enforceFeatureDirections()));
+    }
+
+    @Bean
+    ModelUploads modelUploads(ModelValidator validator, ModelPublisher publisher, ActiveModel activeModel,
+            ModelOwner owner, Clock clock, ComplexityProperties properties, MeterRegistry meters) {
+        return new ModelUploads(validator, publisher, activeModel, owner, clock, properties.model().publishTimeout(),
+                meters);
+    }
+
+    @Bean
+    Scoring scoring(ActiveModel activeModel, MeterRegistry meters) {
+        return new Scoring(activeModel, meters);
+    }
+
+    @Bean
+    Baseline baseline(ActiveModel activeModel, ActivePolicy policy, ComplexityProperties properties) {
+        return new Baseline(activeModel, policy, properties.maxBaselineItems());
+    }
+
+    @Bean
+    Calibration calibration(ActivePolicy policy, ComplexityProperties properties, Clock clock, MeterRegistry meters) {
+        ComplexityProperties.Calibration settings = properties.calibration();
+        return new Calibration(new CalibrationWindow(clock, settings.window(), settings.slots(), settings.bands()),
+                policy, new Calibrator.Settings(settings.targetFallbackRate(), settings.minDecisions(),
+                        settings.minBandDecisions()), clock, meters);
+    }
+
+    @Bean
+    ObservedDecisions routerDecisions(EventReader reader, Calibration calibration) {
+        return new ObservedDecisions(reader, calibration::record);
     }
 }

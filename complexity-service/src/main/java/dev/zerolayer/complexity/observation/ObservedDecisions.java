@@ -8,7 +8,10 @@ import java.util.SortedMap;
 import java.util.function.Consumer;
 import org.springframework.messaging.Message;
 
-/** Per-tier counts of the decisions read from {@code router.decisions.v1} and of those that fell back. */
+/**
+ * Per-tier counts of the decisions read from {@code router.decisions.v1} and of those that fell back; every decision
+ * read is also handed to the listener (calibration).
+ */
 public class ObservedDecisions implements Consumer<Message<byte[]>> {
 
     /** The tier under which decisions that never reached a tier (rejected before routing) are counted. */
@@ -16,15 +19,22 @@ public class ObservedDecisions implements Consumer<Message<byte[]>> {
 
     private final EventReader reader;
     private final TierTally tally = new TierTally();
+    private final Consumer<RoutingDecision> listener;
 
     public ObservedDecisions(EventReader reader) {
+        this(reader, decision -> { });
+    }
+
+    public ObservedDecisions(EventReader reader, Consumer<RoutingDecision> listener) {
         this.reader = reader;
+        this.listener = listener;
     }
 
     @Override
     public void accept(Message<byte[]> message) {
         RoutingDecision decision = reader.read(message, RoutingDecision.class);
         tally.record(decision.tier(), decision.fallbackTriggered());
+        listener.accept(decision);
     }
 
     public TierStats tier(String tier) {

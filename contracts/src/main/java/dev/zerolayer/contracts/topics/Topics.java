@@ -58,7 +58,7 @@ public final class Topics {
             new TopicSpec(CACHE_PREWARM, "node id", PrewarmCommand.class, CACHE,
                     List.of(SIMULATOR), CleanupPolicy.DELETE, 3, Duration.ofHours(1)),
             new TopicSpec(FALLBACK_POLICY, "\"active\"", FallbackPolicy.class, FALLBACK,
-                    List.of(ROUTER, TELEMETRY), CleanupPolicy.COMPACT, 1, WEEK),
+                    List.of(ROUTER, TELEMETRY, COMPLEXITY), CleanupPolicy.COMPACT, 1, WEEK),
             new TopicSpec(FALLBACK_ALERTS, "scope (tier:NAME or apiKey:ID)", FallbackAlert.class, FALLBACK,
                     List.of(), CleanupPolicy.DELETE, 1, Duration.ofDays(30)));
 

@@ -1,0 +1,210 @@
+package dev.zerolayer.complexity.model;
+
+import dev.zerolayer.contracts.complexity.ComplexityModel;
+import dev.zerolayer.contracts.event.EventChecks;
+import dev.zerolayer.contracts.topics.Topics;
+import dev.zerolayer.platform.topics.TopicGuard;
+import dev.zerolayer.routing.complexity.ComplexityModels;
+import dev.zerolayer.routing.complexity.ComplexityScorer;
+import dev.zerolayer.routing.complexity.Conversation;
+import dev.zerolayer.routing.tokens.TokenCounter;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * At start, reads {@code complexity.model.v1} to the end it had then; only when it holds no usable model is the
+ * built-in one published, so a restart never replaces an uploaded model. Uploads wait until this is done; the
+ * tokenizer and scorer are loaded first so no request pays for that.
+ */
+public class ModelOwner implements SmartLifecycle, HealthIndicator {
+
+    private static final Logger log = LoggerFactory.getLogger(ModelOwner.class);
+    private static final Duration POLL = Duration.ofMillis(50);
+    private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
+
+    /** Where the owner stands. */
+    public enum State { WAITING_FOR_TOPICS, CATCHING_UP, PUBLISHING_BUILT_IN, READY, STOPPED }
+
+    private final ModelView view;
+    private final ActiveModel active;
+    private final ModelPublisher publisher;
+    private final TopicGuard guard;
+    private final String bootstrapServers;
+    private final Duration publishTimeout;
+    private final Clock clock;
+    private volatile State state = State.WAITING_FOR_TOPICS;
+    private volatile boolean running;
+    private volatile boolean publishedBuiltIn;
+    private Thread worker;
+
+    public ModelOwner(ModelView view, ActiveModel active, ModelPublisher publisher, TopicGuard guard,
+            String bootstrapServers, Duration publishTimeout, Clock clock) {
+        this.view = view;
+        this.active = active;
+        this.publisher = publisher;
+        this.guard = guard;
+        this.bootstrapServers = bootstrapServers;
+        this.publishTimeout = publishTimeout;
+        this.clock = clock;
+    }
+
+    /** Whether the topic has been read and holds the active model (uploads are accepted from then on). */
+    public boolean ready() {
+        return state == State.READY;
+    }
+
+    public State state() {
+        return state;
+    }
+
+    /** Whether this start found no model and published the built-in one. */
+    public boolean publishedBuiltIn() {
+        return publishedBuiltIn;
+    }
+
+    @Override
+    public void start() {
+        running = true;
+        worker = new Thread(this::own, "complexity-model-owner");
+        worker.setDaemon(true);
+        worker.start();
+    }
+
+    private void own() {
+        try {
+            warmUp();
+            guard.awaitReady();
+            state = State.CATCHING_UP;
+            Map<Integer, Long>[] offsets = offsets();
+            long started = System.nanoTime();
+            long nextLog = started + Duration.ofSeconds(10).toNanos();
+            while (running && !view.reached(offsets[0], offsets[1])) {
+                if (System.nanoTime() > nextLog) {
+                    log.warn("still reading {} up to offsets {}", Topics.COMPLEXITY_MODEL, offsets[1]);
+                    nextLog = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+                }
+                Thread.sleep(POLL.toMillis());
+            }
+            if (!running) {
+                return;
+            }
+            if (active.hasUsablePublishedModel()) {
+                log.info("complexity model {} found on {}; keeping it", active.model().modelVersion(),
+                        Topics.COMPLEXITY_MODEL);
+            } else {
+                state = State.PUBLISHING_BUILT_IN;
+                publishBuiltIn();
+            }
+            if (running) {
+                state = State.READY;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Loads the tokenizer (about 2 s) and the scorer's lexicons now, so the first request does not pay for them. */
+    private void warmUp() {
+        long started = System.nanoTime();
+        ComplexityScorer scorer = active.scorer();
+        TokenCounter.of(scorer.model().tokenizerEncoding()).count(Conversation.ofUser("warm up: 1 + 1 = 2"));
+        scorer.score(Conversation.ofUser("warm up: 1 + 1 = 2"));
+        log.info("tokenizer {} and scorer loaded in {} ms", scorer.model().tokenizerEncoding(),
+                (System.nanoTime() - started) / 1_000_000);
+    }
+
+    private void publishBuiltIn() throws InterruptedException {
+        ComplexityModel builtIn = ComplexityModels.builtIn();
+        Duration backoff = Duration.ofMillis(250);
+        while (running) {
+            ComplexityModel stamped = new ComplexityModel(EventChecks.newEventId(), clock.instant(),
+                    ComplexityModel.SCHEMA_VERSION, builtIn.modelVersion(), builtIn.tokenizerEncoding(),
+                    builtIn.intercept(), builtIn.weights());
+            ModelPublisher.Outcome outcome = publisher.publish(stamped, publishTimeout);
+            if (outcome == ModelPublisher.Outcome.CONFIRMED) {
+                publishedBuiltIn = true;
+                log.info("no complexity model on {}; published the built-in model {}", Topics.COMPLEXITY_MODEL,
+                        builtIn.modelVersion());
+                return;
+            }
+            if (outcome == ModelPublisher.Outcome.UNCONFIRMED && active.hasUsablePublishedModel()) {
+                return;
+            }
+            log.warn("built-in complexity model not published yet ({}); retrying in {} ms", outcome,
+                    backoff.toMillis());
+            Thread.sleep(backoff.toMillis());
+            backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
+        }
+    }
+
+    /** Start and end offsets of every partition of the model topic, asked until the broker answers. */
+    @SuppressWarnings("unchecked")
+    private Map<Integer, Long>[] offsets() throws InterruptedException {
+        Duration backoff = Duration.ofMillis(250);
+        while (true) {
+            try (Admin admin = Admin.create(Map.of(
+                    AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                    AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000,
+                    AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000))) {
+                TopicDescription topic = admin.describeTopics(List.of(Topics.COMPLEXITY_MODEL)).allTopicNames().get()
+                        .get(Topics.COMPLEXITY_MODEL);
+                Map<TopicPartition, OffsetSpec> earliest = new HashMap<>();
+                Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+                topic.partitions().forEach(p -> {
+                    TopicPartition partition = new TopicPartition(Topics.COMPLEXITY_MODEL, p.partition());
+                    earliest.put(partition, OffsetSpec.earliest());
+                    latest.put(partition, OffsetSpec.latest());
+                });
+                return new Map[] {byPartition(admin.listOffsets(earliest).all().get()),
+                    byPartition(admin.listOffsets(latest).all().get())};
+            } catch (ExecutionException | RuntimeException e) {
+                log.warn("cannot read offsets of {} yet: {}", Topics.COMPLEXITY_MODEL, e.getMessage());
+                Thread.sleep(backoff.toMillis());
+                backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
+            }
+        }
+    }
+
+    private static Map<Integer, Long> byPartition(Map<TopicPartition, ListOffsetsResultInfo> offsets) {
+        Map<Integer, Long> result = new HashMap<>();
+        offsets.forEach((partition, info) -> result.put(partition.partition(), info.offset()));
+        return result;
+    }
+
+    @Override
+    public Health health() {
+        Health.Builder health = state == State.READY ? Health.up() : Health.down();
+        return health.withDetail("state", state.name())
+                .withDetail("activeModelVersion", active.model().modelVersion())
+                .withDetail("publishedBuiltInAtStart", publishedBuiltIn).build();
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        state = State.STOPPED;
+        if (worker != null) {
+            worker.interrupt();
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+}
