@@ -175,6 +175,8 @@ public final class LocalStack {
     private Map<String, String> childEnvironment(Credentials credentials) {
         Map<String, String> childEnv = new HashMap<>(credentials.asEnvironment());
         childEnv.put("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + options.kafkaPort());
+        // state a service keeps beside Kafka lives in the stack's data directory (wiped with --fresh)
+        childEnv.put("ZEROLAYER_FALLBACK_DATA_DIR", options.dataDir().resolve("fallback").toString());
         return childEnv;
     }
 

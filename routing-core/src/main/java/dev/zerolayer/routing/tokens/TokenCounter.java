@@ -63,7 +63,14 @@ public final class TokenCounter {
         if (text == null || text.isEmpty()) {
             return 0;
         }
-        return encoding.countTokensOrdinary(text);
+        if (!hasLongRun(text)) {
+            return encoding.countTokensOrdinary(text);
+        }
+        int total = 0;
+        for (String piece : pieces(text)) {
+            total += encoding.countTokensOrdinary(piece);
+        }
+        return total;
     }
 
     /**
@@ -91,7 +98,26 @@ public final class TokenCounter {
     }
 
     private int[] ids(String text) {
-        return text == null || text.isEmpty() ? new int[0] : encoding.encodeOrdinary(text).toArray();
+        if (text == null || text.isEmpty()) {
+            return new int[0];
+        }
+        if (!hasLongRun(text)) {
+            return encoding.encodeOrdinary(text).toArray();
+        }
+        java.util.List<int[]> parts = new java.util.ArrayList<>();
+        int total = 0;
+        for (String piece : pieces(text)) {
+            int[] ids = encoding.encodeOrdinary(piece).toArray();
+            parts.add(ids);
+            total += ids.length;
+        }
+        int[] ids = new int[total];
+        int at = 0;
+        for (int[] part : parts) {
+            System.arraycopy(part, 0, ids, at, part.length);
+            at += part.length;
+        }
+        return ids;
     }
 
     /** A conversation's token ids (texts only) and its chat token count (texts plus message overhead). */
@@ -112,5 +138,44 @@ public final class TokenCounter {
             total += TOKENS_PER_MESSAGE + count(turn.text());
         }
         return total;
+    }
+
+    /**
+     * Longest run of non-whitespace characters BPE gets in one piece. BPE merging is quadratic in a pre-tokenized
+     * word's length, so a megabyte without spaces would take many seconds; longer runs are cut into pieces of this
+     * size (their token count can differ by a token or so per cut, ordinary text is never cut).
+     */
+    static final int MAX_RUN = 256;
+
+    static boolean hasLongRun(String text) {
+        int run = 0;
+        for (int i = 0; i < text.length(); i++) {
+            if (Character.isWhitespace(text.charAt(i))) {
+                run = 0;
+            } else if (++run > MAX_RUN) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The text cut after every {@value #MAX_RUN} consecutive non-whitespace characters (never inside a surrogate pair). */
+    static java.util.List<String> pieces(String text) {
+        java.util.List<String> pieces = new java.util.ArrayList<>();
+        int start = 0;
+        int run = 0;
+        for (int i = 0; i < text.length(); i++) {
+            if (Character.isWhitespace(text.charAt(i))) {
+                run = 0;
+            } else if (++run >= MAX_RUN && !Character.isHighSurrogate(text.charAt(i))) {
+                pieces.add(text.substring(start, i + 1));
+                start = i + 1;
+                run = 0;
+            }
+        }
+        if (start < text.length()) {
+            pieces.add(text.substring(start));
+        }
+        return pieces;
     }
 }

@@ -106,4 +106,30 @@ class TokenCounterTest {
         assertThat(counter.encode(Conversation.ofUser("Hello there")).ids())
                 .isEqualTo(counter.encode(Conversation.ofUser("Hello there")).ids());
     }
+
+    @Test
+    void aMegabyteWithoutSpacesIsCountedInBoundedWorkAndOrdinaryTextIsNeverCut() {
+        TokenCounter counter = TokenCounter.defaultCounter();
+        String ordinary = "The quick brown fox jumps over the lazy dog. ".repeat(50);
+        assertThat(TokenCounter.hasLongRun(ordinary)).isFalse();
+        assertThat(TokenCounter.pieces(ordinary)).containsExactly(ordinary);
+
+        StringBuilder junk = new StringBuilder();
+        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+        for (int i = 0; i < 1_000_000; i++) {
+            junk.append((char) ('a' + random.nextInt(26)));
+        }
+        String noSpaces = junk.toString();
+        assertThat(TokenCounter.hasLongRun(noSpaces)).isTrue();
+        assertThat(String.join("", TokenCounter.pieces(noSpaces))).isEqualTo(noSpaces);
+        assertThat(TokenCounter.pieces(noSpaces)).allSatisfy(p -> assertThat(p.length()).isLessThanOrEqualTo(256));
+        // bounded: pieces of 256 characters each, so the count is linear in the length (a single BPE word of a
+        // megabyte takes many seconds); the count itself is a real BPE count of the pieces
+        int count = counter.count(noSpaces);
+        assertThat(count).isBetween(100_000, 1_000_000);
+        assertThat(counter.encode(Conversation.ofUser(noSpaces)).ids()).hasSize(count);
+        String emoji = "\uD83D\uDE00".repeat(300);
+        assertThat(String.join("", TokenCounter.pieces(emoji))).isEqualTo(emoji);
+        assertThat(TokenCounter.pieces(emoji)).allSatisfy(p -> assertThat(Character.isLowSurrogate(p.charAt(0))).isFalse());
+    }
 }
