@@ -3,7 +3,7 @@ package dev.zerolayer.cache;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
-/** cache-service: KV-cache registry, session affinity and prewarm; for now it tracks the blocks each node holds. */
+/** cache-service: the KV-cache registry (block index from KV events and decisions), session affinity and prewarm commands. */
 @SpringBootApplication
 public class CacheApplication {
 

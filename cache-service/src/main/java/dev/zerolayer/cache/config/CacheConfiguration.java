@@ -1,31 +1,140 @@
 package dev.zerolayer.cache.config;
 
-import dev.zerolayer.cache.blocks.NodeBlocks;
+import dev.zerolayer.cache.bridge.VllmKvBridge;
 import dev.zerolayer.cache.decisions.DecisionsPerNode;
+import dev.zerolayer.cache.index.BlockIndex;
+import dev.zerolayer.cache.ingest.ApproximateBlocks;
+import dev.zerolayer.cache.ingest.KvEventIngest;
+import dev.zerolayer.cache.ingest.NodeModes;
+import dev.zerolayer.cache.lookup.PrefixLookup;
+import dev.zerolayer.cache.nodes.Maintenance;
+import dev.zerolayer.cache.nodes.NodeStates;
+import dev.zerolayer.cache.publication.CachePublisher;
+import dev.zerolayer.cache.publication.KafkaOutbox;
+import dev.zerolayer.cache.publication.Outbox;
+import dev.zerolayer.cache.restore.RestoreGate;
+import dev.zerolayer.cache.restore.StateRestorer;
+import dev.zerolayer.cache.session.SessionRules;
+import dev.zerolayer.cache.session.SessionTracker;
+import dev.zerolayer.cache.stats.HitRatioWindow;
 import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.contracts.topics.Topics;
+import dev.zerolayer.platform.events.EventPublisher;
 import dev.zerolayer.platform.events.EventReader;
+import dev.zerolayer.platform.topics.TopicGuard;
 import dev.zerolayer.platform.view.CompactedView;
+import dev.zerolayer.routing.prefix.FastBlockHasher;
+import dev.zerolayer.routing.tokens.TokenCounter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.cloud.stream.function.StreamBridge;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
-/** The service's consumer beans; their bindings and destinations are in application.yml. */
+/** The service's beans: consumers (bound in application.yml), the index, sessions, publication, restore and bridge. */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(CacheProperties.class)
 public class CacheConfiguration {
 
+    static final String KV_EVENTS_OUT = "kvEvents-out-0";
+
     @Bean
-    NodeBlocks kvEvents(EventReader reader) {
-        return new NodeBlocks(reader);
+    BlockIndex blockIndex(CacheProperties properties) {
+        return new BlockIndex(properties.expectedBlocks());
     }
 
     @Bean
-    DecisionsPerNode routerDecisions(EventReader reader) {
-        return new DecisionsPerNode(reader);
+    NodeModes nodeModes() {
+        return new NodeModes();
+    }
+
+    @Bean
+    RestoreGate restoreGate() {
+        return new RestoreGate();
+    }
+
+    @Bean
+    NodeStates nodeStates(CacheProperties properties, CompactedView<NodeHealth> nodeHealth) {
+        NodeStates states = new NodeStates(properties.session().stickyMaxLoad());
+        nodeHealth.onUpdate(states::update);
+        return states;
+    }
+
+    @Bean
+    ApproximateBlocks approximateBlocks(BlockIndex index, NodeModes modes, CacheProperties properties) {
+        CacheProperties.Approximate approximate = properties.approximate();
+        return new ApproximateBlocks(index, modes, approximate.ttl(), approximate.maxBlocksPerDecision(),
+                approximate.maxBlocksPerNode());
+    }
+
+    @Bean
+    SessionTracker sessionTracker(CacheProperties properties, NodeStates states) {
+        CacheProperties.Session s = properties.session();
+        return new SessionTracker(new SessionRules(s.prefixBlocks(), s.recentPrefixes(), s.similarity(),
+                s.minSharedBlocks(), s.prewarmStreak(), s.prewarmInterval(), s.prewarmMaxBlocks(), s.moveAfter(),
+                s.idleTtl(), s.maxSessions()), states::canStick);
+    }
+
+    @Bean
+    HitRatioWindow hitRatioWindow(Clock clock, CacheProperties properties) {
+        return new HitRatioWindow(clock, properties.hitWindow());
+    }
+
+    @Bean
+    Outbox outbox(EventPublisher events, StreamBridge bridge, TopicGuard guard, MeterRegistry meters) {
+        return new KafkaOutbox(events, bridge, guard, meters);
+    }
+
+    @Bean
+    CachePublisher cachePublisher(BlockIndex index, SessionTracker sessions, Outbox outbox, Clock clock,
+            CacheProperties properties, MeterRegistry meters) {
+        return new CachePublisher(index, sessions, outbox, clock, properties.publishInterval(),
+                properties.maxPublishPerTick(), properties.session().maxQueuedPrewarms(), meters);
+    }
+
+    @Bean
+    StateRestorer stateRestorer(Environment environment, TopicGuard guard, BlockIndex index, SessionTracker sessions,
+            RestoreGate gate, Clock clock, MeterRegistry meters) {
+        String servers = environment.getProperty("spring.cloud.stream.kafka.binder.brokers", "127.0.0.1:9092");
+        return new StateRestorer(servers, guard, index, sessions, gate, clock, meters);
+    }
+
+    @Bean
+    Maintenance maintenance(BlockIndex index, ApproximateBlocks approximate, NodeModes modes, NodeStates states,
+            SessionTracker sessions, StateRestorer restorer, Clock clock, CacheProperties properties) {
+        return new Maintenance(index, approximate, modes, states, sessions, restorer, clock,
+                properties.maintenanceInterval(), properties.downGrace(), properties.approximate().ttl());
+    }
+
+    @Bean
+    KvEventIngest kvEvents(EventReader reader, BlockIndex index, NodeModes modes, ApproximateBlocks approximate,
+            RestoreGate gate, MeterRegistry meters) {
+        return new KvEventIngest(reader, index, modes, approximate::forget, gate, meters);
+    }
+
+    @Bean
+    DecisionsPerNode routerDecisions(EventReader reader, RestoreGate gate, Clock clock, HitRatioWindow hits,
+            ApproximateBlocks approximate, SessionTracker sessions, CachePublisher publisher) {
+        return new DecisionsPerNode(reader, gate, clock, hits, approximate, sessions, publisher::prewarm);
     }
 
     @Bean
     CompactedView<NodeHealth> nodeHealth(EventReader reader, Clock clock) {
         return new CompactedView<>(Topics.TELEMETRY_NODE_HEALTH, NodeHealth.class, reader, clock);
+    }
+
+    @Bean
+    PrefixLookup prefixLookup(CacheProperties properties, BlockIndex index) {
+        return new PrefixLookup(TokenCounter.defaultCounter(),
+                new FastBlockHasher(properties.blockSize(), properties.hashSeed()), index);
+    }
+
+    @Bean
+    VllmKvBridge vllmKvBridge(CacheProperties properties, EventPublisher events, Clock clock, MeterRegistry meters) {
+        return new VllmKvBridge(properties.vllmBridge().endpoints().stream()
+                .map(e -> new VllmKvBridge.Endpoint(e.nodeId(), e.address(), e.topic())).toList(),
+                event -> events.publish(KV_EVENTS_OUT, event), clock, properties.vllmBridge().maxQueued(), meters);
     }
 }

@@ -1,7 +1,13 @@
 package dev.zerolayer.cache.decisions;
 
+import dev.zerolayer.cache.ingest.ApproximateBlocks;
+import dev.zerolayer.cache.restore.RestoreGate;
+import dev.zerolayer.cache.session.SessionTracker;
+import dev.zerolayer.cache.stats.HitRatioWindow;
+import dev.zerolayer.contracts.cache.PrewarmCommand;
 import dev.zerolayer.contracts.router.RoutingDecision;
 import dev.zerolayer.platform.events.EventReader;
+import java.time.Clock;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -10,22 +16,47 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import org.springframework.messaging.Message;
 
-/** How many of the decisions read from {@code router.decisions.v1} sent a request to each node (none: not counted). */
+/**
+ * Reads {@code router.decisions.v1} once the restored state is in: counts the requests sent to each node, feeds the
+ * hit-ratio window, the approximate block estimate and the session tracker, and hands triggered prewarm commands on.
+ */
 public class DecisionsPerNode implements Consumer<Message<byte[]>> {
 
     private final EventReader reader;
+    private final RestoreGate gate;
+    private final Clock clock;
+    private final HitRatioWindow hits;
+    private final ApproximateBlocks approximate;
+    private final SessionTracker sessions;
+    private final Consumer<PrewarmCommand> prewarms;
     private final Map<String, LongAdder> byNode = new ConcurrentHashMap<>();
 
-    public DecisionsPerNode(EventReader reader) {
+    public DecisionsPerNode(EventReader reader, RestoreGate gate, Clock clock, HitRatioWindow hits,
+            ApproximateBlocks approximate, SessionTracker sessions, Consumer<PrewarmCommand> prewarms) {
         this.reader = reader;
+        this.gate = gate;
+        this.clock = clock;
+        this.hits = hits;
+        this.approximate = approximate;
+        this.sessions = sessions;
+        this.prewarms = prewarms;
     }
 
     @Override
     public void accept(Message<byte[]> message) {
         RoutingDecision decision = reader.read(message, RoutingDecision.class);
+        gate.awaitOpen();
+        apply(decision);
+    }
+
+    /** Applies one decision. */
+    public void apply(RoutingDecision decision) {
         if (decision.node() != null && !decision.node().isBlank()) {
             byNode.computeIfAbsent(decision.node(), node -> new LongAdder()).increment();
         }
+        hits.observe(decision);
+        approximate.observe(decision, clock.instant());
+        sessions.observe(decision, clock.instant()).ifPresent(prewarms);
     }
 
     public long decisions(String nodeId) {
@@ -33,7 +64,7 @@ public class DecisionsPerNode implements Consumer<Message<byte[]>> {
         return count == null ? 0 : count.sum();
     }
 
-    /** Every node that was sent a request, by id. */
+    /** Every node that was sent a request since start, by id. */
     public SortedMap<String, Long> byNode() {
         SortedMap<String, Long> counts = new TreeMap<>();
         byNode.forEach((node, count) -> counts.put(node, count.sum()));

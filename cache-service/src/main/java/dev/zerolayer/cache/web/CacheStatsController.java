@@ -1,8 +1,13 @@
 package dev.zerolayer.cache.web;
 
-import dev.zerolayer.cache.blocks.NodeBlocks;
-import dev.zerolayer.cache.blocks.NodeBlocks.NodeSummary;
 import dev.zerolayer.cache.decisions.DecisionsPerNode;
+import dev.zerolayer.cache.index.BlockIndex;
+import dev.zerolayer.cache.ingest.ApproximateBlocks;
+import dev.zerolayer.cache.ingest.KvEventIngest;
+import dev.zerolayer.cache.ingest.NodeModes;
+import dev.zerolayer.cache.restore.StateRestorer;
+import dev.zerolayer.cache.session.SessionTracker;
+import dev.zerolayer.cache.stats.HitRatioWindow;
 import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.platform.view.CompactedView;
 import java.util.LinkedHashMap;
@@ -14,45 +19,82 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code GET /v1/cache/stats}: per node the blocks it holds, its last KV-event sequence, the decisions sent to it and
- * its health state; plus the total of blocks and the duplicates dropped.
+ * {@code GET /v1/cache/stats}: blocks in the index, per node the blocks it holds, how they are known (KV events or
+ * approximate), its KV-event progress, the decisions sent to it and its health state; the hit ratio of the routed
+ * decisions over the window; sessions; what the restore read back.
  */
 @RestController
 public class CacheStatsController {
 
-    private final NodeBlocks blocks;
+    private final BlockIndex index;
+    private final KvEventIngest kvEvents;
+    private final NodeModes modes;
+    private final ApproximateBlocks approximate;
     private final DecisionsPerNode decisions;
+    private final HitRatioWindow hits;
+    private final SessionTracker sessions;
     private final CompactedView<NodeHealth> health;
+    private final StateRestorer restorer;
 
-    public CacheStatsController(NodeBlocks blocks, DecisionsPerNode decisions, CompactedView<NodeHealth> health) {
-        this.blocks = blocks;
+    public CacheStatsController(BlockIndex index, KvEventIngest kvEvents, NodeModes modes,
+            ApproximateBlocks approximate, DecisionsPerNode decisions, HitRatioWindow hits, SessionTracker sessions,
+            CompactedView<NodeHealth> health, StateRestorer restorer) {
+        this.index = index;
+        this.kvEvents = kvEvents;
+        this.modes = modes;
+        this.approximate = approximate;
         this.decisions = decisions;
+        this.hits = hits;
+        this.sessions = sessions;
         this.health = health;
+        this.restorer = restorer;
     }
 
     @GetMapping("/v1/cache/stats")
     public Map<String, Object> stats() {
-        SortedMap<String, NodeSummary> kv = blocks.summary();
+        SortedMap<String, Integer> held = index.blocksPerNode();
+        SortedMap<String, KvEventIngest.Progress> progress = kvEvents.progress();
         SortedMap<String, Long> sent = decisions.byNode();
         Map<String, NodeHealth> states = health.snapshot();
-        TreeSet<String> ids = new TreeSet<>(kv.keySet());
+        TreeSet<String> ids = new TreeSet<>(held.keySet());
+        ids.addAll(progress.keySet());
         ids.addAll(sent.keySet());
         ids.addAll(states.keySet());
         SortedMap<String, NodeStats> nodes = new TreeMap<>();
         for (String id : ids) {
-            NodeSummary summary = kv.getOrDefault(id, new NodeSummary(0, -1));
+            KvEventIngest.Progress p = progress.getOrDefault(id, new KvEventIngest.Progress(-1, 0, 0, 0));
             NodeHealth node = states.get(id);
-            nodes.put(id, new NodeStats(summary.blocks(), summary.lastSequence(), sent.getOrDefault(id, 0L),
+            nodes.put(id, new NodeStats(held.getOrDefault(id, 0), modes.reports(id) ? "events" : "approximate",
+                    p.lastSequence(), p.stale(), p.gaps(), sent.getOrDefault(id, 0L),
                     node == null ? null : node.state().name()));
         }
+        HitRatioWindow.Window window = hits.snapshot();
+        Map<String, Object> hitRatio = new LinkedHashMap<>();
+        hitRatio.put("windowSeconds", window.seconds());
+        hitRatio.put("routed", window.routed());
+        hitRatio.put("hits", window.hits());
+        hitRatio.put("ratio", window.ratio());
         Map<String, Object> body = new LinkedHashMap<>();
+        body.put("blocks", index.blocks());
+        body.put("pairs", index.pairs());
         body.put("nodes", nodes);
-        body.put("totalBlocks", kv.values().stream().mapToLong(NodeSummary::blocks).sum());
-        body.put("duplicatesDropped", blocks.duplicatesDropped());
+        body.put("hitRatio", hitRatio);
+        body.put("sessions", sessions.size());
+        body.put("approximatePairs", approximate.size());
+        body.put("pendingIndexUpdates", index.pendingChanges());
+        body.put("staleEventsDropped", kvEvents.staleDropped());
+        StateRestorer.Restored restored = restorer.restored();
+        body.put("restored", restored == null ? null
+                : Map.of("blocks", restored.blocks(), "sessions", restored.sessions(), "millis", restored.millis()));
         return body;
     }
 
-    /** One node: blocks held, last KV-event sequence (-1: none), decisions sent to it, health state (null: unknown). */
-    public record NodeStats(int blocks, long lastSequence, long decisions, String state) {
+    /**
+     * One node: blocks held in the index, how they are known ({@code events} or {@code approximate}), last KV-event
+     * sequence applied (-1: none this run), stale events dropped, sequence gaps, decisions sent to it, health state
+     * (null: unknown to node-health).
+     */
+    public record NodeStats(int blocks, String mode, long lastSequence, long staleDropped, long gaps, long decisions,
+            String state) {
     }
 }

@@ -1,0 +1,116 @@
+package dev.zerolayer.cache.ingest;
+
+import static dev.zerolayer.cache.TestEvents.kv;
+import static dev.zerolayer.cache.TestEvents.message;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.zerolayer.cache.index.BlockIndex;
+import dev.zerolayer.cache.restore.RestoreGate;
+import dev.zerolayer.contracts.cache.KvEventType;
+import dev.zerolayer.contracts.topics.Topics;
+import dev.zerolayer.platform.events.EventReader;
+import dev.zerolayer.platform.events.PoisonEventException;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.springframework.kafka.support.KafkaHeaders;
+import org.springframework.messaging.Message;
+import org.springframework.messaging.support.MessageBuilder;
+
+/**
+ * The "Bad input" of issue #7 for KV events, each handled idempotently: events of unknown nodes, out-of-order sequence
+ * numbers, duplicate deliveries, removal of unknown blocks, all-cleared mid-stream; and poison is refused untouched.
+ */
+class KvEventIngestTest {
+
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    private final BlockIndex index = new BlockIndex();
+    private final NodeModes modes = new NodeModes();
+    private final List<String> firstReports = new ArrayList<>();
+    private final KvEventIngest ingest = new KvEventIngest(new EventReader(meters), index, modes, firstReports::add,
+            RestoreGate.opened(), meters);
+
+    private void accept(long sequence, String node, KvEventType type, Long... hashes) {
+        ingest.accept(message(Topics.CACHE_KV_EVENTS, kv(node, sequence, type, hashes)));
+    }
+
+    @Test
+    void eventsOfANodeNodeHealthHasNeverNamedAreAcceptedAndTracked() {
+        accept(1, "unregistered", KvEventType.BLOCK_STORED, 1L, 2L);
+
+        assertThat(index.holders(1L)).containsExactly("unregistered");
+        assertThat(modes.reports("unregistered")).isTrue();
+        assertThat(firstReports).containsExactly("unregistered");
+        accept(2, "unregistered", KvEventType.BLOCK_STORED, 3L);
+        assertThat(firstReports).as("announced once").containsExactly("unregistered");
+    }
+
+    @Test
+    void anOlderSequenceArrivingLateIsDroppedAndAJumpIsAppliedAndCountedAsAGap() {
+        accept(10, "n1", KvEventType.BLOCK_STORED, 1L);
+        accept(12, "n1", KvEventType.BLOCK_STORED, 2L); // 11 missing
+        accept(11, "n1", KvEventType.BLOCK_REMOVED, 1L); // arrives after 12: stale, must not remove 1
+
+        assertThat(index.holders(1L)).containsExactly("n1");
+        assertThat(index.holders(2L)).containsExactly("n1");
+        KvEventIngest.Progress progress = ingest.progress().get("n1");
+        assertThat(progress).isEqualTo(new KvEventIngest.Progress(12, 2, 1, 1));
+        assertThat(meters.counter("zerolayer.cache.kv.sequence.gaps").count()).isEqualTo(1.0);
+    }
+
+    @Test
+    void aDuplicateDeliveryChangesNothing() {
+        accept(1, "n1", KvEventType.BLOCK_STORED, 1L, 2L);
+        accept(2, "n1", KvEventType.BLOCK_REMOVED, 2L);
+        accept(1, "n1", KvEventType.BLOCK_STORED, 1L, 2L); // redelivered
+        accept(2, "n1", KvEventType.BLOCK_REMOVED, 2L); // redelivered
+
+        assertThat(index.holders(2L)).isEmpty();
+        assertThat(index.blocksOf("n1")).isEqualTo(1);
+        assertThat(ingest.staleDropped()).isEqualTo(2);
+        assertThat(meters.counter("zerolayer.cache.kv.events", "outcome", "stale").count()).isEqualTo(2.0);
+    }
+
+    @Test
+    void removingABlockTheNodeNeverStoredIsCountedAndHarmless() {
+        accept(1, "n1", KvEventType.BLOCK_STORED, 1L);
+        accept(1, "n2", KvEventType.BLOCK_STORED, 5L);
+        accept(2, "n1", KvEventType.BLOCK_REMOVED, 5L, 99L);
+
+        assertThat(index.holders(5L)).containsExactly("n2");
+        assertThat(index.holders(1L)).containsExactly("n1");
+        assertThat(meters.counter("zerolayer.cache.kv.unknown.removals").count()).isEqualTo(2.0);
+    }
+
+    @Test
+    void allClearedMidStreamDropsOnlyThatNodesBlocksAndLaterStoresApply() {
+        accept(1, "n1", KvEventType.BLOCK_STORED, 1L, 2L, 3L);
+        accept(1, "n2", KvEventType.BLOCK_STORED, 2L);
+        accept(2, "n1", KvEventType.ALL_BLOCKS_CLEARED);
+        accept(3, "n1", KvEventType.ALL_BLOCKS_CLEARED); // cleared twice: still empty
+        accept(4, "n1", KvEventType.BLOCK_STORED, 7L);
+
+        assertThat(index.blocksPerNode()).containsEntry("n1", 1).containsEntry("n2", 1);
+        assertThat(index.holders(2L)).containsExactly("n2");
+        assertThat(index.holders(7L)).containsExactly("n1");
+        assertThat(index.holders(1L)).isEmpty();
+    }
+
+    @Test
+    void poisonIsRefusedAndChangesNothing() {
+        accept(1, "n1", KvEventType.BLOCK_STORED, 1L);
+        Message<byte[]> junk = MessageBuilder.withPayload("{nope".getBytes(StandardCharsets.UTF_8))
+                .setHeader(KafkaHeaders.RECEIVED_KEY, "n1".getBytes(StandardCharsets.UTF_8))
+                .setHeader(KafkaHeaders.RECEIVED_TOPIC, Topics.CACHE_KV_EVENTS).build();
+
+        assertThatThrownBy(() -> ingest.accept(junk)).isInstanceOf(PoisonEventException.class)
+                .hasMessageContaining("malformed");
+        assertThat(index.blocksPerNode()).containsOnlyKeys("n1");
+        assertThat(ingest.progress().get("n1").lastSequence()).isEqualTo(1);
+        assertThat(Set.copyOf(index.holders(1L))).containsExactly("n1");
+    }
+}

@@ -1,0 +1,106 @@
+package dev.zerolayer.cache.publication;
+
+import static dev.zerolayer.cache.TestEvents.decision;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.zerolayer.cache.MutableClock;
+import dev.zerolayer.cache.index.BlockIndex;
+import dev.zerolayer.cache.session.SessionRules;
+import dev.zerolayer.cache.session.SessionTracker;
+import dev.zerolayer.contracts.cache.KvIndexEntry;
+import dev.zerolayer.contracts.cache.PrewarmCommand;
+import dev.zerolayer.contracts.cache.SessionEntry;
+import dev.zerolayer.contracts.event.Event;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A round publishes each changed block once (entry or tombstone), bounded per round, then sessions and prewarm
+ * commands; what the broker refused is sent in a later round.
+ */
+class CachePublisherTest {
+
+    /** Records what was sent; refuses everything while {@code down}. */
+    static final class RecordingOutbox implements Outbox {
+        final List<Map.Entry<String, Object>> sent = new ArrayList<>();
+        boolean down;
+
+        @Override
+        public boolean publish(String binding, Event event) {
+            if (down) {
+                return false;
+            }
+            sent.add(Map.entry(binding, event));
+            return true;
+        }
+
+        @Override
+        public boolean tombstone(String binding, String key) {
+            if (down) {
+                return false;
+            }
+            sent.add(Map.entry(binding, "tombstone:" + key));
+            return true;
+        }
+    }
+
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-11-29T12:00:00Z"));
+    private final BlockIndex index = new BlockIndex();
+    private final SessionTracker sessions = new SessionTracker(SessionRules.defaults(), node -> true);
+    private final RecordingOutbox outbox = new RecordingOutbox();
+    private final CachePublisher publisher = new CachePublisher(index, sessions, outbox, clock, Duration.ofMillis(100),
+            2, 10, new SimpleMeterRegistry());
+
+    @Test
+    void publishesChangedBlocksOnceBoundedPerRoundAndTombstonesWhatNobodyHolds() {
+        index.add(1L, "a");
+        index.add(1L, "b");
+        index.add(-5L, "a"); // an unsigned 64-bit hash above 2^63
+        index.add(3L, "a");
+        index.remove(3L, "a"); // came and went within the round: nothing to say
+
+        // at most 2 changed blocks are looked at per round; the one that came and went is not sent
+        assertThat(publisher.tick() + publisher.tick()).isEqualTo(2);
+        assertThat(publisher.tick()).isZero();
+        assertThat(outbox.sent).extracting(Map.Entry::getValue).allSatisfy(value -> assertThat(value)
+                .isInstanceOf(KvIndexEntry.class));
+        assertThat(outbox.sent).extracting(e -> ((KvIndexEntry) e.getValue()).key())
+                .containsExactlyInAnyOrder("1", "18446744073709551611");
+        assertThat(outbox.sent).extracting(e -> ((KvIndexEntry) e.getValue()).nodes())
+                .contains(List.of("a", "b"), List.of("a"));
+
+        outbox.sent.clear();
+        index.clearNode("a");
+        index.add(7L, "c");
+        index.add(8L, "c");
+        assertThat(publisher.tick()).isEqualTo(2); // limit 2 per round
+        assertThat(publisher.tick()).isEqualTo(2);
+        assertThat(outbox.sent).extracting(Map.Entry::getValue).contains("tombstone:18446744073709551611")
+                .hasSize(4);
+        assertThat(outbox.sent).filteredOn(e -> e.getValue() instanceof KvIndexEntry entry && entry.blockHash() == 1L)
+                .singleElement().satisfies(e -> assertThat(((KvIndexEntry) e.getValue()).nodes())
+                        .containsExactly("b"));
+    }
+
+    @Test
+    void whatTheBrokerRefusedGoesOutInALaterRound() {
+        index.add(1L, "a");
+        sessions.observe(decision("s1", "a", false, 1), clock.instant());
+        publisher.prewarm(new PrewarmCommand("e1", clock.instant(), 1, "a", "s1", List.of(1L), "similar_prompts:3"));
+        outbox.down = true;
+        assertThat(publisher.tick()).isZero();
+
+        outbox.down = false;
+        assertThat(publisher.tick()).isEqualTo(3);
+        assertThat(outbox.sent).extracting(Map.Entry::getKey).containsExactly(CachePublisher.INDEX_BINDING,
+                CachePublisher.SESSIONS_BINDING, CachePublisher.PREWARM_BINDING);
+        assertThat(outbox.sent.get(1).getValue()).isInstanceOfSatisfying(SessionEntry.class,
+                entry -> assertThat(entry.stickyNode()).isEqualTo("a"));
+        assertThat(publisher.tick()).isZero();
+    }
+}

@@ -1,0 +1,38 @@
+# syntax=docker/dockerfile:1
+# router-service image: Anthropic/OpenAI-compatible gateway: per-request routing decision, dispatch, decision stream
+# Build from the repository root:  docker build -f docker/router-service.Dockerfile -t zerolayer/router-service .
+
+# --- build: the module and what it needs, with the Maven wrapper (tests run in CI, not here) ---
+FROM eclipse-temurin:17-jdk AS build
+WORKDIR /src
+COPY . .
+RUN --mount=type=cache,target=/root/.m2 \
+    ./mvnw -B -q -pl router-service -am package -DskipTests \
+ && cp router-service/target/router-service.jar /application.jar
+
+# --- extract: Spring Boot's layered layout (dependencies change less often than the application) ---
+FROM eclipse-temurin:17-jre AS extract
+WORKDIR /extract
+COPY --from=build /application.jar application.jar
+RUN java -Djarmode=tools -jar application.jar extract --layers --destination layers
+
+# --- runtime: JRE only, non-root ---
+FROM eclipse-temurin:17-jre
+LABEL org.opencontainers.image.title="zerolayer-router-service" \
+      org.opencontainers.image.description="ZeroLayer router-service: Anthropic/OpenAI-compatible gateway: per-request routing decision, dispatch, decision stream"
+RUN groupadd --system --gid 10001 zerolayer \
+ && useradd --system --uid 10001 --gid zerolayer --home-dir /application --shell /usr/sbin/nologin zerolayer
+WORKDIR /application
+COPY --from=extract /extract/layers/dependencies/ ./
+COPY --from=extract /extract/layers/spring-boot-loader/ ./
+COPY --from=extract /extract/layers/snapshot-dependencies/ ./
+COPY --from=extract /extract/layers/application/ ./
+COPY --chmod=0755 docker/healthcheck.sh /usr/local/bin/zl-healthcheck
+# Heap sized from the container's memory limit; exit (and get restarted) rather than limp on after an OOM.
+ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75.0 -XX:InitialRAMPercentage=50.0 -XX:+ExitOnOutOfMemoryError" \
+    ROUTER_PORT=8080
+USER 10001:10001
+EXPOSE 8080
+HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \
+    CMD zl-healthcheck "${ROUTER_PORT:-8080}" /actuator/health/readiness
+ENTRYPOINT ["java", "-jar", "application.jar"]

@@ -1,0 +1,62 @@
+package dev.zerolayer.platform.view;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.zerolayer.contracts.event.Event;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.springframework.kafka.support.KafkaHeaders;
+import org.springframework.kafka.support.KafkaNull;
+import org.springframework.messaging.Message;
+import org.springframework.messaging.support.MessageBuilder;
+
+class ViewMetricsTest {
+
+    /** A clock the test moves by hand. */
+    static final class MovingClock extends Clock {
+        Instant now = Instant.parse("2026-01-01T00:00:00Z");
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+
+    @Test
+    void stalenessCountsFromStartUntilTheFirstRecordAndFromTheLastUpdateAfter() {
+        MovingClock clock = new MovingClock();
+        CompactedView<Event> view = new CompactedView<>("t.v1", Event.class, null, clock);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new ViewMetrics(List.of(view), clock).bindTo(registry);
+
+        // Given nothing arrived, staleness grows from start
+        clock.now = clock.now.plus(Duration.ofSeconds(7));
+        assertThat(registry.get("zerolayer.view.staleness").tag("topic", "t.v1").gauge().value()).isEqualTo(7.0);
+        assertThat(registry.get("zerolayer.view.keys").tag("topic", "t.v1").gauge().value()).isZero();
+
+        // When a record (here a tombstone) is applied, then staleness counts from that moment
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        Message<byte[]> tombstone = (Message) MessageBuilder.withPayload(KafkaNull.INSTANCE)
+                .setHeader(KafkaHeaders.RECEIVED_KEY, "k".getBytes(StandardCharsets.UTF_8)).build();
+        view.accept(tombstone);
+        clock.now = clock.now.plusMillis(1500);
+        assertThat(registry.get("zerolayer.view.staleness").tag("topic", "t.v1").gauge().value()).isEqualTo(1.5);
+    }
+}
