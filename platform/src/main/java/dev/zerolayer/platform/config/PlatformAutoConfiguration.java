@@ -61,7 +61,11 @@ public class PlatformAutoConfiguration {
     @Bean
     TopicGuard topicGuard(ZeroLayerProperties properties, Environment environment, ApplicationContext context) {
         String servers = environment.getProperty("spring.cloud.stream.kafka.binder.brokers", "127.0.0.1:9092");
-        return new TopicGuard(properties, servers, () -> {
+        java.util.Map<String, String> clientProperties = org.springframework.boot.context.properties.bind.Binder
+                .get(environment).bind("spring.cloud.stream.kafka.binder.configuration",
+                        org.springframework.boot.context.properties.bind.Bindable.mapOf(String.class, String.class))
+                .orElse(java.util.Map.of());
+        return new TopicGuard(properties, servers, clientProperties, () -> {
             int code = SpringApplication.exit(context, () -> EXIT_TOPIC_MISMATCH);
             if (!Boolean.getBoolean("zerolayer.no-exit")) {
                 System.exit(code);

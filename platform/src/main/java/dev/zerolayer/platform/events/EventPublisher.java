@@ -33,14 +33,20 @@ public class EventPublisher {
     }
 
     public boolean publish(String binding, Event event) {
+        return publish(binding, event, java.util.Map.of());
+    }
+
+    /** As {@link #publish(String, Event)}, with extra record headers (for example a W3C {@code traceparent}). */
+    public boolean publish(String binding, Event event, java.util.Map<String, String> headers) {
         if (!guard.ready()) {
             return false;
         }
         try {
-            boolean sent = bridge.send(binding, MessageBuilder.withPayload(EventCodec.encode(event))
+            MessageBuilder<byte[]> message = MessageBuilder.withPayload(EventCodec.encode(event))
                     .setHeader(KafkaHeaders.KEY, event.key().getBytes(StandardCharsets.UTF_8))
-                    .setHeader("contentType", MimeTypeUtils.APPLICATION_JSON_VALUE)
-                    .build());
+                    .setHeader("contentType", MimeTypeUtils.APPLICATION_JSON_VALUE);
+            headers.forEach((name, value) -> message.setHeader(name, value.getBytes(StandardCharsets.UTF_8)));
+            boolean sent = bridge.send(binding, message.build());
             count(sent ? "zerolayer.events.published" : "zerolayer.events.publish.failures", binding);
             return sent;
         } catch (RuntimeException e) {

@@ -4,14 +4,13 @@ import dev.zerolayer.contracts.topics.TopicSpec;
 import dev.zerolayer.contracts.topics.Topics;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /**
  * Command-line provisioning of the whole catalogue plus every service's dead-letter topics, for docker compose and the
  * Helm chart's Job: {@code ProvisionTopics <bootstrap-servers> [replication-factor]}. Exit 0 on success, 2 on a
- * cleanup-policy mismatch, 1 when the broker cannot be reached.
+ * cleanup-policy mismatch, 1 when the broker cannot be reached. TLS/SASL client settings come from the binder's
+ * environment variables ({@link KafkaClientSecurity}).
  */
 public final class ProvisionTopics {
 
@@ -35,8 +34,8 @@ public final class ProvisionTopics {
             System.exit(64);
         }
         short replication = args.length > 1 ? Short.parseShort(args[1]) : 1;
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, args[0],
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000))) {
+        try (Admin admin = Admin.create(KafkaClientSecurity.adminConfig(args[0],
+                KafkaClientSecurity.fromEnvironment(System.getenv()), 30_000, 10_000))) {
             List<String> created = new TopicProvisioner(admin, replication).ensure(allWithDeadLetters());
             System.out.println("topics ready; created " + created.size() + ": " + created);
         } catch (TopicPolicyMismatchException e) {

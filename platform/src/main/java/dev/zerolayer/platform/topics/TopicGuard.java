@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.health.contributor.Health;
@@ -29,6 +28,7 @@ public class TopicGuard implements SmartLifecycle, HealthIndicator {
 
     private final ZeroLayerProperties properties;
     private final String bootstrapServers;
+    private final Map<String, ?> clientProperties;
     private final Runnable onMismatch;
     private volatile boolean running;
     private volatile boolean ready;
@@ -37,6 +37,13 @@ public class TopicGuard implements SmartLifecycle, HealthIndicator {
     private Thread worker;
 
     public TopicGuard(ZeroLayerProperties properties, String bootstrapServers, Runnable onMismatch) {
+        this(properties, bootstrapServers, Map.of(), onMismatch);
+    }
+
+    /** With the binder's Kafka client properties (TLS, SASL, ...), used by the guard's admin client as well. */
+    public TopicGuard(ZeroLayerProperties properties, String bootstrapServers, Map<String, ?> clientProperties,
+            Runnable onMismatch) {
+        this.clientProperties = Map.copyOf(clientProperties);
         this.properties = properties;
         this.bootstrapServers = bootstrapServers;
         this.onMismatch = onMismatch;
@@ -63,10 +70,8 @@ public class TopicGuard implements SmartLifecycle, HealthIndicator {
     private void ensureUntilReady() {
         List<TopicSpec> specs = topicsOf(properties.service());
         Duration backoff = Duration.ofMillis(250);
-        try (Admin admin = Admin.create(Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000,
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000))) {
+        try (Admin admin = Admin.create(KafkaClientSecurity.adminConfig(bootstrapServers, clientProperties, 10_000,
+                5_000))) {
             TopicProvisioner provisioner = new TopicProvisioner(admin, properties.replicationFactor());
             while (running && !ready) {
                 try {
