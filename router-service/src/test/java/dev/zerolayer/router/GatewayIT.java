@@ -7,6 +7,7 @@ import dev.zerolayer.contracts.cache.KvIndexEntry;
 import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.contracts.fallback.FallbackPolicy;
 import dev.zerolayer.contracts.fallback.PolicyDocument;
+import dev.zerolayer.contracts.fallback.RefusalFallback;
 import dev.zerolayer.contracts.fallback.TierLimits;
 import dev.zerolayer.contracts.fallback.TierSpec;
 import dev.zerolayer.contracts.router.DecisionStatus;
@@ -99,22 +100,38 @@ class GatewayIT {
     }
 
     static FallbackPolicy policy(String run) {
+        return policy(run, RefusalFallback.defaults(), System.currentTimeMillis());
+    }
+
+    static FallbackPolicy policy(String run, RefusalFallback refusal, long version) {
         PolicyDocument d = PolicyDocument.defaults();
+        // sonnet's short TTFB limit makes the hanging node's bypass quick; haiku's and opus's leave room for the
+        // first requests' warm-up (connection pool, class loading) on a loaded machine
         TierLimits limits = new TierLimits(600, 10_000);
+        TierLimits roomy = new TierLimits(5_000, 10_000);
         PolicyDocument document = new PolicyDocument(
                 List.of(new TierSpec("haiku", d.tiers().get(0).modelAliases(), List.of("h-" + run)),
                         new TierSpec("sonnet", d.tiers().get(1).modelAliases(), List.of("s-" + run)),
                         new TierSpec("opus", d.tiers().get(2).modelAliases(), List.of("o-" + run))),
                 d.tierTable(), d.chains(), Map.of(), d.thresholds(),
-                Map.of("haiku", limits, "sonnet", limits, "opus", limits), d.resilience(), Map.of());
-        return new FallbackPolicy(UUID.randomUUID().toString(), Instant.now(), 1, System.currentTimeMillis(), "test",
-                document);
+                Map.of("haiku", roomy, "sonnet", limits, "opus", roomy), d.resilience(), Map.of(), refusal,
+                d.alerting());
+        return new FallbackPolicy(UUID.randomUUID().toString(), Instant.now(), 1, version, "test", document);
     }
 
     private static String refusedUrl() throws Exception {
         try (ServerSocket socket = new ServerSocket(0)) {
             return "http://127.0.0.1:" + socket.getLocalPort();
         }
+    }
+
+    private static String traceparentOf(KafkaTestClient kafka, String requestId) {
+        for (ConsumerRecord<byte[], byte[]> record : kafka.readAll(Topics.ROUTER_DECISIONS)) {
+            if (record.key() != null && new String(record.key(), StandardCharsets.UTF_8).equals(requestId)) {
+                return KafkaTestClient.header(record, "traceparent");
+            }
+        }
+        return null;
     }
 
     private static RoutingDecision decision(KafkaTestClient kafka, String requestId) {
@@ -144,6 +161,7 @@ class GatewayIT {
             fakes.put("sOk-" + run, new FakeNode(Mode.OK, false, "hello from sOk"));
             fakes.put("oCut-" + run, new FakeNode(Mode.CUT_STREAM, false, "partial"));
             fakes.put("oOai-" + run, new FakeNode(Mode.OK, true, "hello from oOai"));
+            fakes.put("oRef-" + run, new FakeNode(Mode.OK, false, "I'm sorry, but I can't help with that."));
             fleet.add(health("hA-" + run, "haiku", h, fakes.get("hA-" + run).baseUrl(), UpstreamProtocol.ANTHROPIC,
                     NodeState.HEALTHY, 0.95, 0.1));
             fleet.add(health("hB-" + run, "haiku", h, fakes.get("hB-" + run).baseUrl(), UpstreamProtocol.ANTHROPIC,
@@ -160,6 +178,9 @@ class GatewayIT {
                     UpstreamProtocol.ANTHROPIC, NodeState.HEALTHY, 0.9, 0.1));
             fleet.add(health("oOai-" + run, "opus", o, fakes.get("oOai-" + run).baseUrl(), UpstreamProtocol.OPENAI,
                     NodeState.HEALTHY, 0.9, 0.1));
+            // a second opus cluster, used once the first is down: its one node refuses everything
+            fleet.add(health("oRef-" + run, "opus", "r-" + run, fakes.get("oRef-" + run).baseUrl(),
+                    UpstreamProtocol.ANTHROPIC, NodeState.HEALTHY, 0.95, 0.1));
             FallbackPolicy policy = policy(run);
             try (RunningService service = RunningService.start(RouterApplication.class, servers())) {
                 // The router creates its topics at start; then the fleet and the policy arrive
@@ -195,6 +216,13 @@ class GatewayIT {
                 assertThat(received.headers().keySet()).noneMatch(k -> k.equalsIgnoreCase("x-api-key")
                         || k.equalsIgnoreCase("authorization"));
                 String simpleId = simple.headers().firstValue("request-id").orElseThrow();
+                // The trace continues upstream: the node sees the caller's trace id under the router's span
+                assertThat(received.headers().entrySet()).anySatisfy(header -> {
+                    assertThat(header.getKey()).isEqualToIgnoringCase("traceparent");
+                    assertThat(String.valueOf(header.getValue()))
+                            .matches(".*00-4bf92f3577b34da6a3ce929d0e0e4736-[0-9a-f]{16}-01.*")
+                            .doesNotContain("00f067aa0ba902b7");
+                });
 
                 // Pinned to sonnet: 500, refused and a hang past TTFB are bypassed; the client sees only success
                 HttpResponse<String> bypassed = post(service, "/v1/messages",
@@ -285,6 +313,7 @@ class GatewayIT {
                 await().atMost(WAIT).untilAsserted(() -> {
                     RoutingDecision first = decision(kafka, simpleId);
                     assertThat(first).isNotNull();
+                    assertThat(traceparentOf(kafka, simpleId)).startsWith("00-4bf92f3577b34da6a3ce929d0e0e4736-");
                     assertThat(first.tier()).isEqualTo("haiku");
                     assertThat(first.node()).isEqualTo("hA-" + run);
                     assertThat(first.clientApi()).isEqualTo("anthropic");
@@ -329,6 +358,45 @@ class GatewayIT {
                 assertThat(warmBody.path("node").stringValue()).isEqualTo("hB-" + run);
                 assertThat(warmBody.path("cache_hit").booleanValue()).isTrue();
                 assertThat(warmBody.path("candidates").toString()).contains("\"prefix_share\":1.0");
+
+                // Refusal fallback: with opus's first cluster down, opus-pinned requests reach the refusing node
+                for (String down : List.of("oCut-" + run, "oOai-" + run)) {
+                    NodeHealth node = fleet.stream().filter(n -> n.nodeId().equals(down)).findFirst().orElseThrow();
+                    kafka.publish(Topics.TELEMETRY_NODE_HEALTH, health(down, "opus", o,
+                            node.registration().upstreamBaseUrl(), node.registration().protocol(), NodeState.DOWN,
+                            0.0, 0.0));
+                }
+                await().atMost(WAIT).until(() -> view.get("oCut-" + run).map(n -> n.state() == NodeState.DOWN)
+                        .orElse(false) && view.get("oOai-" + run).map(n -> n.state() == NodeState.DOWN).orElse(false));
+                String refusedText = "I'm sorry, but I can't help with that.";
+                // off (the default): the refusal passes through untouched
+                HttpResponse<String> off = post(service, "/v1/messages", anthropic("claude-opus-4-1", false, "Q"),
+                        "anthropic-routing-priority", "opus");
+                assertThat(json(off).path("content").path(0).path("text").stringValue()).isEqualTo(refusedText);
+                // annotate: the policy's prefix explains it
+                FallbackPolicy annotate = policy(run, new RefusalFallback(RefusalFallback.Mode.ANNOTATE, "[note] "),
+                        policy.version() + 1);
+                kafka.publish(Topics.FALLBACK_POLICY, annotate);
+                await().atMost(WAIT).until(() -> policies.get(FallbackPolicy.KEY)
+                        .map(p -> p.version() == annotate.version()).orElse(false));
+                HttpResponse<String> annotated = post(service, "/v1/chat/completions",
+                        openAi("gpt-asked", false, "Q"), "anthropic-routing-priority", "opus");
+                assertThat(json(annotated).path("choices").path(0).path("message").path("content").stringValue())
+                        .isEqualTo("[note] " + refusedText);
+                // retry_next_tier: once more on opus's next tier (sonnet), whose bypass ends at sOk
+                FallbackPolicy retry = policy(run, new RefusalFallback(RefusalFallback.Mode.RETRY_NEXT_TIER, null),
+                        policy.version() + 2);
+                kafka.publish(Topics.FALLBACK_POLICY, retry);
+                await().atMost(WAIT).until(() -> policies.get(FallbackPolicy.KEY)
+                        .map(p -> p.version() == retry.version()).orElse(false));
+                HttpResponse<String> retried = post(service, "/v1/messages", anthropic("claude-opus-4-1", false, "Q"),
+                        "anthropic-routing-priority", "opus", "anthropic-debug", "route", "anthropic-trace", "true");
+                assertThat(retried.statusCode()).isEqualTo(200);
+                JsonNode retriedBody = json(retried);
+                assertThat(retriedBody.path("content").path(0).path("text").stringValue()).isEqualTo("hello from sOk");
+                assertThat(retriedBody.path("model").stringValue()).isEqualTo("claude-opus-4-1");
+                assertThat(retriedBody.path("debug").path("refusal").stringValue()).isEqualTo("retried:opus->sonnet");
+                assertThat(retried.headers().firstValue("X-Anthropic-Fallback-Reason")).hasValue("refusal_fallback");
 
                 // Every node DOWN: nothing can serve, 529 overloaded_error
                 fleet.forEach(node -> kafka.publish(Topics.TELEMETRY_NODE_HEALTH, health(node.nodeId(),

@@ -13,6 +13,9 @@ import dev.zerolayer.router.auth.RateLimits;
 import dev.zerolayer.router.decision.RequestRouter;
 import dev.zerolayer.router.decision.Routed;
 import dev.zerolayer.router.dispatch.DispatchTrace;
+import dev.zerolayer.router.tracing.RequestTracing;
+import dev.zerolayer.routing.refusal.RefusalDetector;
+import dev.zerolayer.contracts.fallback.RefusalFallback;
 import dev.zerolayer.router.dispatch.Dispatcher;
 import dev.zerolayer.router.dispatch.UpstreamFailure;
 import dev.zerolayer.router.events.DecisionPublisher;
@@ -71,10 +74,12 @@ public class GatewayHandler {
     private final DecisionPublisher publisher;
     private final GatewayMetrics metrics;
     private final long maxBodyBytes;
+    private final RequestTracing tracing;
 
     public GatewayHandler(ApiKeyAuthenticator authenticator, RateLimits rateLimits, RequestRouter router,
             Dispatcher dispatcher, ActivePolicy policy, CompactedView<SessionEntry> sessions,
-            DecisionPublisher publisher, GatewayMetrics metrics, long maxBodyBytes) {
+            DecisionPublisher publisher, GatewayMetrics metrics, long maxBodyBytes, RequestTracing tracing) {
+        this.tracing = tracing;
         this.authenticator = authenticator;
         this.rateLimits = rateLimits;
         this.router = router;
@@ -104,7 +109,7 @@ public class GatewayHandler {
 
     private Mono<ServerResponse> handle(ServerRequest http, ClientApi api, Mode mode) {
         HttpHeaders headers = http.headers().asHttpHeaders();
-        RequestScope scope = new RequestScope(api, headers.getFirst(ZeroLayerHeaders.TRACEPARENT),
+        RequestScope scope = new RequestScope(api, tracing.start(headers),
                 ZeroLayerHeaders.DEBUG_ROUTE_VALUE.equals(headers.getFirst(ZeroLayerHeaders.DEBUG)),
                 "true".equalsIgnoreCase(headers.getFirst(ZeroLayerHeaders.TRACE)));
         return Mono.defer(() -> {
@@ -239,14 +244,16 @@ public class GatewayHandler {
         RouteDecision decision = scope.routed.decision();
         TierLimits limits = limits(decision.tier());
         ClientRequest request = scope.request;
+        Map<String, String> traceHeaders = tracing.headers(scope.span);
         return dispatcher.dispatch(decision.ranked(), router::registration, registration -> call(request,
-                        registration), request.stream(), policy.document().resilience(),
+                        registration, traceHeaders), request.stream(), policy.document().resilience(),
                 Duration.ofMillis(limits.ttfbLimitMs()), Duration.ofMillis(limits.deadlineMs()), trace);
     }
 
-    private static Dispatcher.Call call(ClientRequest request, NodeRegistration registration) {
+    private static Dispatcher.Call call(ClientRequest request, NodeRegistration registration,
+            Map<String, String> traceHeaders) {
         ClientApi nodeApi = ClientApi.of(registration.protocol());
-        Map<String, String> headers = new LinkedHashMap<>();
+        Map<String, String> headers = new LinkedHashMap<>(traceHeaders);
         if (nodeApi == ClientApi.ANTHROPIC) {
             headers.put("anthropic-version", "2023-06-01");
         }
@@ -282,13 +289,92 @@ public class GatewayHandler {
                         body = Translation.anthropicToOpenAiResponse(upstreamBody, scope.request.model());
                     }
                     usage(scope, body);
-                    if (scope.traceBody) {
-                        body.set("debug", scope.debugObject());
-                    }
                     metrics.ttfb(scope.dispatch.ttfbNanos());
-                    finish(scope, DecisionStatus.OK, 200);
-                    return json(scope, 200, body);
+                    RefusalFallback refusal = policy.document().refusalFallback();
+                    if (refusal.mode() != RefusalFallback.Mode.OFF && scope.refusalHandling == null
+                            && isRefusal(scope.api, body)) {
+                        if (refusal.mode() == RefusalFallback.Mode.ANNOTATE) {
+                            scope.refusalHandling = "annotated";
+                            annotate(scope.api, body, refusal.prefix());
+                        } else {
+                            return retryOnNextTier(scope, body);
+                        }
+                    }
+                    return answer(scope, body);
                 });
+    }
+
+    private Mono<ServerResponse> answer(RequestScope scope, ObjectNode body) {
+        if (scope.traceBody) {
+            body.set("debug", scope.debugObject());
+        }
+        finish(scope, DecisionStatus.OK, 200);
+        return json(scope, 200, body);
+    }
+
+    /**
+     * Refusal fallback (policy {@code refusalFallback.mode: retry_next_tier}): the request once more on the next tier of
+     * the served tier's chain; when that tier cannot serve or fails, the first answer is returned as it was.
+     */
+    private Mono<ServerResponse> retryOnNextTier(RequestScope scope, ObjectNode refused) {
+        scope.refusalHandling = "kept";
+        String served = scope.tier();
+        List<String> chain = policy.document().chains().getOrDefault(served, List.of());
+        String next = chain.stream().filter(tier -> !tier.equals(served)).findFirst().orElse(null);
+        if (next == null) {
+            return answer(scope, refused);
+        }
+        Routed retry = router.route(scope.request, next, null);
+        if (!retry.decision().servable()) {
+            return answer(scope, refused);
+        }
+        Routed first = scope.routed;
+        DispatchTrace firstTrace = scope.dispatch;
+        scope.routed = retry;
+        scope.refusalHandling = "retried:" + served + "->" + next;
+        return whole(scope).onErrorResume(e -> {
+            scope.routed = first;
+            scope.dispatch = firstTrace;
+            scope.refusalHandling = "kept";
+            return answer(scope, refused);
+        });
+    }
+
+    private static boolean isRefusal(ClientApi api, ObjectNode body) {
+        if (api == ClientApi.ANTHROPIC) {
+            JsonNode content = body.path("content");
+            String text = null;
+            for (JsonNode block : content) {
+                if ("text".equals(block.path("type").asString(""))) {
+                    text = block.path("text").asString("");
+                    break;
+                }
+            }
+            return RefusalDetector.isRefusal(body.path("stop_reason").asString(null), null, text);
+        }
+        JsonNode choice = body.path("choices").path(0);
+        JsonNode message = choice.path("message");
+        return RefusalDetector.isRefusal(choice.path("finish_reason").asString(null),
+                message.path("refusal").isString() ? message.path("refusal").asString() : null,
+                message.path("content").isString() ? message.path("content").asString() : null);
+    }
+
+    /** Prepends the policy's explanatory prefix to the answer's first text. */
+    private static void annotate(ClientApi api, ObjectNode body, String prefix) {
+        if (api == ClientApi.ANTHROPIC) {
+            for (JsonNode block : body.path("content")) {
+                if (block instanceof ObjectNode text && "text".equals(text.path("type").asString(""))) {
+                    text.put("text", prefix + text.path("text").asString(""));
+                    return;
+                }
+            }
+            return;
+        }
+        if (body.path("choices").path(0).path("message") instanceof ObjectNode message) {
+            String content = message.path("content").isString() ? message.path("content").asString()
+                    : message.path("refusal").asString("");
+            message.put("content", prefix + content);
+        }
     }
 
     private static void usage(RequestScope scope, ObjectNode body) {
@@ -454,9 +540,23 @@ public class GatewayHandler {
             metrics.fallback(reason);
         }
         try {
-            publisher.offer(scope.event(status, httpStatus));
+            publisher.offer(scope.event(status, httpStatus), tracing.headers(scope.span), scope.span);
         } catch (RuntimeException e) {
             log.warn("could not build the decision event of request {}: {}", scope.requestId, e.getMessage());
+        } finally {
+            endSpan(scope, status, httpStatus);
         }
+    }
+
+    private static void endSpan(RequestScope scope, DecisionStatus status, int httpStatus) {
+        io.micrometer.tracing.Span span = scope.span;
+        span.tag("zerolayer.request_id", scope.requestId);
+        span.tag("zerolayer.status", status.name());
+        span.tag("http.response.status_code", Integer.toString(httpStatus));
+        if (scope.routed != null) {
+            span.tag("zerolayer.tier", String.valueOf(scope.tier()));
+            span.tag("zerolayer.node", String.valueOf(scope.node()));
+        }
+        span.end();
     }
 }

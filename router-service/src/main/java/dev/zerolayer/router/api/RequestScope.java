@@ -12,21 +12,19 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.regex.Pattern;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * One client request from arrival to its decision event: ids (a W3C {@code traceparent} trace id is continued), the
+ * One client request from arrival to its decision event: ids (the request span's trace id, continuing the caller's), the
  * caller's key id and session hash, the parsed request, the decision, the dispatch trace, usage, and the once-only
  * outcome. Holds no prompt text beyond the parsed request, which never reaches the event.
  */
 public class RequestScope {
 
-    private static final Pattern TRACEPARENT = Pattern.compile("^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$");
-
     final long startNanos = System.nanoTime();
     final String requestId = UUID.randomUUID().toString();
     final String traceId;
+    final io.micrometer.tracing.Span span;
     final ClientApi api;
     final boolean debugRoute;
     final boolean traceBody;
@@ -37,24 +35,16 @@ public class RequestScope {
     volatile DispatchTrace dispatch;
     volatile int inputTokens;
     volatile int outputTokens;
+    /** Refusal handling applied: null (none), "annotated", "kept", or "retried:FROM->TO". */
+    volatile String refusalHandling;
     private final AtomicBoolean finished = new AtomicBoolean();
 
-    RequestScope(ClientApi api, String traceparent, boolean debugRoute, boolean traceBody) {
+    RequestScope(ClientApi api, io.micrometer.tracing.Span span, boolean debugRoute, boolean traceBody) {
         this.api = api;
-        this.traceId = traceIdOf(traceparent);
+        this.span = span;
+        this.traceId = span.context().traceId();
         this.debugRoute = debugRoute;
         this.traceBody = traceBody;
-    }
-
-    /** The trace id of a valid {@code traceparent} (not all zeros), else a fresh one. */
-    static String traceIdOf(String traceparent) {
-        if (traceparent != null) {
-            var matcher = TRACEPARENT.matcher(traceparent.trim().toLowerCase(java.util.Locale.ROOT));
-            if (matcher.matches() && !matcher.group(1).chars().allMatch(c -> c == '0')) {
-                return matcher.group(1);
-            }
-        }
-        return UUID.randomUUID().toString().replace("-", "");
     }
 
     /** True the first time only: the outcome is recorded once. */
@@ -82,6 +72,9 @@ public class RequestScope {
 
     /** The fallback reason the client is told: the decision's, else {@code node_bypass} when another node served. */
     String fallbackReason() {
+        if (refusalHandling != null && refusalHandling.startsWith("retried:")) {
+            return "refusal_fallback";
+        }
         if (routed != null && routed.decision().fallbackTriggered()) {
             return routed.decision().fallbackReason();
         }
@@ -102,6 +95,9 @@ public class RequestScope {
         debug.put("node", node());
         debug.put("complexity_score", routed.complexity());
         debug.put("token_count", routed.tokenCount());
+        if (refusalHandling != null) {
+            debug.put("refusal", refusalHandling);
+        }
         return debug;
     }
 

@@ -8,6 +8,7 @@ import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.events.EventPublisher;
 import dev.zerolayer.platform.events.EventReader;
+import dev.zerolayer.platform.policy.PolicyVersionHealthIndicator;
 import dev.zerolayer.platform.view.CompactedView;
 import dev.zerolayer.platform.config.ZeroLayerProperties;
 import dev.zerolayer.platform.topics.TopicGuard;
@@ -16,6 +17,7 @@ import dev.zerolayer.router.api.GatewayMetrics;
 import dev.zerolayer.router.auth.ApiKeyAuthenticator;
 import dev.zerolayer.router.auth.RateLimits;
 import dev.zerolayer.router.decision.PromptPrefixes;
+import dev.zerolayer.router.tracing.RequestTracing;
 import dev.zerolayer.router.decision.RequestRouter;
 import dev.zerolayer.routing.prefix.FastBlockHasher;
 import dev.zerolayer.router.dispatch.Dispatcher;
@@ -59,6 +61,12 @@ public class RouterConfiguration {
     @Bean
     CompactedView<FallbackPolicy> fallbackPolicy(EventReader reader, Clock clock) {
         return new CompactedView<>(Topics.FALLBACK_POLICY, FallbackPolicy.class, reader, clock);
+    }
+
+    /** Health component {@code policy}: the fallback policy version this service runs on. */
+    @Bean
+    PolicyVersionHealthIndicator policyHealthIndicator(CompactedView<FallbackPolicy> fallbackPolicy) {
+        return new PolicyVersionHealthIndicator(fallbackPolicy);
     }
 
     @Bean
@@ -111,8 +119,8 @@ public class RouterConfiguration {
 
     @Bean
     DecisionPublisher decisionPublisher(RouterProperties properties, EventPublisher events, TopicGuard guard,
-            MeterRegistry meters) {
-        return new DecisionPublisher(properties.eventBufferSize(), events, guard, meters);
+            MeterRegistry meters, io.micrometer.tracing.Tracer tracer) {
+        return new DecisionPublisher(properties.eventBufferSize(), events, guard, meters, tracer);
     }
 
     @Bean
@@ -123,8 +131,14 @@ public class RouterConfiguration {
     @Bean
     GatewayHandler gatewayHandler(ApiKeyAuthenticator authenticator, RateLimits rateLimits, RequestRouter router,
             Dispatcher dispatcher, ActivePolicy policy, CompactedView<SessionEntry> sessions,
-            DecisionPublisher publisher, GatewayMetrics metrics, RouterProperties properties) {
+            DecisionPublisher publisher, GatewayMetrics metrics, RouterProperties properties, RequestTracing tracing) {
         return new GatewayHandler(authenticator, rateLimits, router, dispatcher, policy, sessions, publisher, metrics,
-                properties.maxRequestBody().toBytes());
+                properties.maxRequestBody().toBytes(), tracing);
+    }
+
+    @Bean
+    RequestTracing requestTracing(io.micrometer.tracing.Tracer tracer,
+            io.micrometer.tracing.propagation.Propagator propagator) {
+        return new RequestTracing(tracer, propagator);
     }
 }

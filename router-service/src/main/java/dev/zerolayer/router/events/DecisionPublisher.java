@@ -5,6 +5,9 @@ import dev.zerolayer.platform.topics.TopicGuard;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.tracing.Span;
+import io.micrometer.tracing.Tracer;
+import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -20,14 +23,21 @@ public class DecisionPublisher implements SmartLifecycle {
 
     static final String BINDING = "decisions-out-0";
 
-    private final BlockingQueue<RoutingDecision> buffer;
+    private final BlockingQueue<Pending> buffer;
     private final EventPublisher events;
     private final TopicGuard guard;
     private final Counter dropped;
+    private final Tracer tracer;
     private volatile boolean running;
     private Thread worker;
 
     public DecisionPublisher(int capacity, EventPublisher events, TopicGuard guard, MeterRegistry meters) {
+        this(capacity, events, guard, meters, null);
+    }
+
+    public DecisionPublisher(int capacity, EventPublisher events, TopicGuard guard, MeterRegistry meters,
+            Tracer tracer) {
+        this.tracer = tracer;
         this.buffer = new ArrayBlockingQueue<>(capacity);
         this.events = events;
         this.guard = guard;
@@ -36,9 +46,21 @@ public class DecisionPublisher implements SmartLifecycle {
         Gauge.builder("zerolayer_router_events_buffered", buffer, BlockingQueue::size).register(meters);
     }
 
+    /** A decision event, the trace context headers it carries to Kafka, and the request span to send it under. */
+    private record Pending(RoutingDecision decision, Map<String, String> headers, Span span) {
+    }
+
     /** Queues the event; never blocks. Returns false when the buffer was full and the event was dropped. */
     public boolean offer(RoutingDecision decision) {
-        boolean queued = buffer.offer(decision);
+        return offer(decision, Map.of(), null);
+    }
+
+    /**
+     * Queues the event with the request's trace context; never blocks. It is sent with the request span current, so
+     * any messaging instrumentation continues the same trace instead of starting one.
+     */
+    public boolean offer(RoutingDecision decision, Map<String, String> headers, Span span) {
+        boolean queued = buffer.offer(new Pending(decision, Map.copyOf(headers), span));
         if (!queued) {
             dropped.increment();
         }
@@ -57,7 +79,7 @@ public class DecisionPublisher implements SmartLifecycle {
                     TimeUnit.MILLISECONDS.sleep(200);
                     continue;
                 }
-                RoutingDecision next = buffer.poll(500, TimeUnit.MILLISECONDS);
+                Pending next = buffer.poll(500, TimeUnit.MILLISECONDS);
                 if (next == null) {
                     continue;
                 }
@@ -73,8 +95,13 @@ public class DecisionPublisher implements SmartLifecycle {
         }
     }
 
-    private boolean send(RoutingDecision decision) {
-        return events.publish(BINDING, decision);
+    private boolean send(Pending pending) {
+        if (tracer == null || pending.span() == null) {
+            return events.publish(BINDING, pending.decision(), pending.headers());
+        }
+        try (Tracer.SpanInScope ignored = tracer.withSpan(pending.span())) {
+            return events.publish(BINDING, pending.decision(), pending.headers());
+        }
     }
 
     @Override

@@ -8,6 +8,7 @@ import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.events.EventPublisher;
 import dev.zerolayer.platform.events.EventReader;
 import dev.zerolayer.platform.topics.TopicGuard;
+import dev.zerolayer.platform.policy.PolicyVersionHealthIndicator;
 import dev.zerolayer.platform.view.CompactedView;
 import dev.zerolayer.telemetry.health.HealthPublisher;
 import dev.zerolayer.telemetry.health.HealthTicker;
@@ -48,6 +49,12 @@ public class TelemetryConfiguration {
         HealthTracker tracker = new HealthTracker(publisher, clock, properties.heartbeat(), meters);
         fallbackPolicy.onUpdate(tracker::applyPolicy);
         return tracker;
+    }
+
+    /** Health component {@code policy}: the fallback policy version this service runs on. */
+    @Bean
+    PolicyVersionHealthIndicator policyHealthIndicator(CompactedView<FallbackPolicy> fallbackPolicy) {
+        return new PolicyVersionHealthIndicator(fallbackPolicy);
     }
 
     @Bean
