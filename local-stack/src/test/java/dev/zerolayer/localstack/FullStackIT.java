@@ -47,6 +47,8 @@ class FullStackIT {
     private static final String API_KEY = "zl-fullstack-it";
     private static final String SIMULATOR = "http://127.0.0.1:18085";
     private static final String TELEMETRY = "http://127.0.0.1:18081";
+    private static final String FALLBACK = "http://127.0.0.1:18084";
+    private static final String ADMIN_TOKEN = "zla-fullstack-it";
     private static final List<String> JARS = List.of("router-service", "telemetry-service", "complexity-service",
             "cache-service", "fallback-service", "node-simulator");
 
@@ -66,7 +68,7 @@ class FullStackIT {
         int kafkaPort = LauncherProcess.freePortPair();
         String router = "http://127.0.0.1:" + routerPort;
         try (LauncherProcess stack = LauncherProcess.start(tmp, LocalStack.class,
-                Map.of("ZEROLAYER_API_KEYS", API_KEY, "ZEROLAYER_ADMIN_TOKEN", "zla-fullstack-it"),
+                Map.of("ZEROLAYER_API_KEYS", API_KEY, "ZEROLAYER_ADMIN_TOKEN", ADMIN_TOKEN),
                 "--port", Integer.toString(routerPort), "--root", ROOT.toString(),
                 "--data-dir", tmp.resolve("data").toString(), "--kafka-port", Integer.toString(kafkaPort))) {
             // Given the whole stack, READY, with every simulated node known to the router as HEALTHY
@@ -122,6 +124,68 @@ class FullStackIT {
             }
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
                     assertThat(explainCandidates(router).get("sonnet-a100-40g-0")).isEqualTo("eligible"));
+
+            // When a long conversation is served once in a session, the node that served it holds its KV blocks:
+            // cache-service indexes them, and the router prefers that node for the same prefix and sticks the session
+            String system = "You are the support assistant of a parcel company. Answer with the order id, the current "
+                    + "location, the expected delivery date and the next step, in a short table. ".repeat(8);
+            String conversation = "{\"model\":\"claude-sonnet-4-5\",\"max_tokens\":16,\"system\":\"" + system
+                    + "\",\"messages\":[{\"role\":\"user\",\"content\":\"Where is order 48213?\"}]}";
+            HttpResponse<String> served = http.send(HttpRequest.newBuilder(URI.create(router + "/v1/messages"))
+                    .header("content-type", "application/json").header("x-api-key", API_KEY)
+                    .header("anthropic-routing-priority", "sonnet").header("anthropic-debug", "route")
+                    .header("x-session-id", "fullstack-session")
+                    .POST(HttpRequest.BodyPublishers.ofString(conversation)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(served.statusCode()).as(served.body()).isEqualTo(200);
+            String holder = served.headers().firstValue("X-Anthropic-Route").orElseThrow().replaceAll(".*/", "");
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+                JsonNode explained = EventCodec.mapper().readTree(http.send(HttpRequest.newBuilder(
+                        URI.create(router + "/v1/route/explain")).header("content-type", "application/json")
+                        .header("x-api-key", API_KEY).header("anthropic-routing-priority", "sonnet")
+                        .header("x-session-id", "fullstack-session")
+                        .POST(HttpRequest.BodyPublishers.ofString(conversation)).build(),
+                        HttpResponse.BodyHandlers.ofString()).body());
+                assertThat(explained.path("node").asString("")).isEqualTo(holder);
+                assertThat(explained.path("cache_hit").asBoolean(false)).isTrue();
+                JsonNode chosen = null;
+                for (JsonNode candidate : explained.path("candidates")) {
+                    if (candidate.path("node").asString("").equals(holder)) {
+                        chosen = candidate;
+                    }
+                }
+                assertThat(chosen).isNotNull();
+                assertThat(chosen.path("terms").path("prefix_share").asDouble()).isGreaterThan(0.9);
+                assertThat(chosen.path("terms").path("sticky").asDouble()).isPositive();
+            });
+
+            // When an operator changes the policy over fallback-service's API (haiku takes complexity up to 0.35)
+            HttpResponse<String> current = http.send(HttpRequest.newBuilder(URI.create(FALLBACK + "/v1/policy"))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(current.statusCode()).as(current.body()).isEqualTo(200);
+            JsonNode before = explain(router);
+            assertThat(before.path("tier").asString("")).isEqualTo("sonnet");
+            tools.jackson.databind.node.ObjectNode document =
+                    (tools.jackson.databind.node.ObjectNode) EventCodec.mapper().readTree(current.body());
+            ((tools.jackson.databind.node.ObjectNode) document.path("tierTable").get(0)).put("maxComplexity", 0.35);
+            HttpResponse<String> changed = http.send(HttpRequest.newBuilder(URI.create(FALLBACK + "/v1/policy"))
+                    .header("content-type", "application/json").header("authorization", "Bearer " + ADMIN_TOKEN)
+                    .header("if-match", current.headers().firstValue("ETag").orElseThrow())
+                    .PUT(HttpRequest.BodyPublishers.ofString(document.toString())).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(changed.statusCode()).as(changed.body()).isEqualTo(200);
+            long changedAt = System.nanoTime();
+
+            // Then within a second the router routes by it, and reports the new version on its health endpoint
+            await().atMost(Duration.ofSeconds(1)).pollInterval(Duration.ofMillis(20)).untilAsserted(() ->
+                    assertThat(explain(router).path("tier").asString("")).isEqualTo("haiku"));
+            System.out.printf("policy change visible in routing %d ms after the PUT answered%n",
+                    (System.nanoTime() - changedAt) / 1_000_000);
+            JsonNode after = explain(router);
+            assertThat(after.path("policy_version").asLong()).isGreaterThan(before.path("policy_version").asLong());
+            JsonNode health = EventCodec.mapper().readTree(http.send(HttpRequest.newBuilder(
+                    URI.create(router + "/actuator/health")).build(), HttpResponse.BodyHandlers.ofString()).body());
+            assertThat(health.path("components").path("policy").path("details").path("version").asLong())
+                    .isEqualTo(after.path("policy_version").asLong());
 
             // and every request of the run has its decision event on router.decisions.v1
             Set<String> ids = sent.stream().map(Sent::requestId).collect(Collectors.toSet());
@@ -237,6 +301,17 @@ class FullStackIT {
         HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(TELEMETRY + "/v1/nodes/" + node))
                 .build(), HttpResponse.BodyHandlers.ofString());
         return EventCodec.mapper().readTree(response.body()).path("state").asString("");
+    }
+
+    /** The unpinned explained decision of a short, simple prompt. */
+    private JsonNode explain(String router) throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(router + "/v1/route/explain"))
+                .header("content-type", "application/json").header("x-api-key", API_KEY)
+                .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"claude-haiku-4-5\",\"max_tokens\":16,"
+                        + "\"messages\":[{\"role\":\"user\",\"content\":\"explain\"}]}", StandardCharsets.UTF_8))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return EventCodec.mapper().readTree(response.body());
     }
 
     /** Every candidate node of an explained haiku-pinned decision: "eligible" or its exclusion reason. */
