@@ -69,4 +69,20 @@ public record PolicyDocument(
                 RefusalFallback.defaults(),
                 FallbackAlerting.defaults());
     }
+
+    /**
+     * The policy as one API key sees it: its override's thresholds replace the policy's, its tier limits replace those
+     * tiers' limits; without an override (or for a null key) the policy itself.
+     */
+    public PolicyDocument forApiKey(String keyId) {
+        PolicyOverride override = keyId == null ? null : apiKeyOverrides.get(keyId);
+        if (override == null || (override.thresholds() == null && override.limits().isEmpty())) {
+            return this;
+        }
+        Map<String, TierLimits> mergedLimits = new java.util.LinkedHashMap<>(limits);
+        mergedLimits.putAll(override.limits());
+        return new PolicyDocument(tiers, tierTable, chains, standbyClusters,
+                override.thresholds() != null ? override.thresholds() : thresholds, mergedLimits, resilience,
+                apiKeyOverrides, refusalFallback, alerting);
+    }
 }

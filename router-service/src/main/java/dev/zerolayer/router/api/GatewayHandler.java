@@ -129,7 +129,7 @@ public class GatewayHandler {
                     return countResponse(scope, request);
                 }
                 String sticky = sessions.get(scope.sessionHash).map(SessionEntry::stickyNode).orElse(null);
-                Routed routed = router.route(request, pin, sticky);
+                Routed routed = router.route(request, pin, sticky, scope.keyId);
                 scope.routed = routed;
                 metrics.routed(routed.decision().tier(), routed.decision().cluster(), routed.routeNanos());
                 if (mode == Mode.EXPLAIN) {
@@ -232,8 +232,8 @@ public class GatewayHandler {
         return json(scope, 200, body);
     }
 
-    private TierLimits limits(String tier) {
-        PolicyDocument document = policy.document();
+    private TierLimits limits(RequestScope scope, String tier) {
+        PolicyDocument document = policy.documentFor(scope.keyId);
         TierLimits limits = tier == null ? null : document.limits().get(tier);
         return limits == null ? DEFAULT_LIMITS : limits;
     }
@@ -242,7 +242,7 @@ public class GatewayHandler {
         DispatchTrace trace = new DispatchTrace();
         scope.dispatch = trace;
         RouteDecision decision = scope.routed.decision();
-        TierLimits limits = limits(decision.tier());
+        TierLimits limits = limits(scope, decision.tier());
         ClientRequest request = scope.request;
         Map<String, String> traceHeaders = tracing.headers(scope.span);
         return dispatcher.dispatch(decision.ranked(), router::registration, registration -> call(request,
@@ -263,7 +263,7 @@ public class GatewayHandler {
 
     /** Non-streaming: the whole upstream body, its model rewritten (translated if needed), or an error; never partial. */
     private Mono<ServerResponse> whole(RequestScope scope) {
-        TierLimits limits = limits(scope.routed.decision().tier());
+        TierLimits limits = limits(scope, scope.routed.decision().tier());
         return dispatch(scope).next()
                 .timeout(Duration.ofMillis(limits.deadlineMs()))
                 .onErrorMap(TimeoutException.class, e -> ApiException.timeout("the request deadline passed"))
@@ -324,7 +324,7 @@ public class GatewayHandler {
         if (next == null) {
             return answer(scope, refused);
         }
-        Routed retry = router.route(scope.request, next, null);
+        Routed retry = router.route(scope.request, next, null, scope.keyId);
         if (!retry.decision().servable()) {
             return answer(scope, refused);
         }

@@ -46,13 +46,18 @@ public class RequestRouter {
     }
 
     public Routed route(ClientRequest request, String pinnedTier, String stickyNode) {
+        return route(request, pinnedTier, stickyNode, null);
+    }
+
+    /** As {@link #route(ClientRequest, String, String)}, under the policy as the caller's API key sees it. */
+    public Routed route(ClientRequest request, String pinnedTier, String stickyNode, String keyId) {
         long start = System.nanoTime();
         ComplexityScorer current = currentScorer();
         TokenCounter counter = TokenCounter.of(current.model().tokenizerEncoding());
         TokenCounter.Encoded encoded = counter.encode(request.conversation());
         int tokens = encoded.tokenCount();
         double complexity = clamp(current.scoreValue(request.conversation()));
-        PolicyDocument document = policy.document();
+        PolicyDocument document = policy.documentFor(keyId);
         PromptPrefixes.Lookup prefix = prefixes.lookup(encoded.ids());
         DecisionInput input = new DecisionInput(tokens, complexity, pinnedTier, stickyNode, prefix.chain().length);
         List<NodeCandidate> all = fleet.candidates(prefix.leadingBlocksHeld());

@@ -18,6 +18,11 @@ public class ActivePolicy {
         return view.get(FallbackPolicy.KEY).map(FallbackPolicy::document).orElse(DEFAULTS);
     }
 
+    /** The policy with the API key's overrides applied (thresholds, tier limits). */
+    public PolicyDocument documentFor(String keyId) {
+        return document().forApiKey(keyId);
+    }
+
     public long version() {
         return view.get(FallbackPolicy.KEY).map(FallbackPolicy::version).orElse(0L);
     }
