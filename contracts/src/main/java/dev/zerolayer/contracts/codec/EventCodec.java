@@ -77,9 +77,15 @@ public final class EventCodec {
         return "malformed " + (message == null ? e.getClass().getSimpleName() : firstLine(message));
     }
 
+    /** The first line, with every quoted value replaced by an ellipsis: a reason never repeats payload text. */
     private static String firstLine(String message) {
         int newline = message.indexOf('\n');
         String line = newline < 0 ? message : message.substring(0, newline);
+        line = QUOTED.matcher(line).replaceAll(m -> m.group().charAt(0) + "\u2026" + m.group().charAt(0));
         return line.length() > 200 ? line.substring(0, 200) : line;
     }
+
+    /** Double-quoted (with escapes), single-quoted and back-quoted spans of a Jackson message. */
+    private static final java.util.regex.Pattern QUOTED =
+            java.util.regex.Pattern.compile("\"(?:[^\"\\\\]|\\\\.)*\"?|'[^']*'?|`[^`]*`?");
 }

@@ -120,6 +120,7 @@ public class GatewayHandler {
             String pin = pin(headers);
             checkContentType(headers);
             return readBody(http).flatMap(bytes -> {
+                scope.bodyRead = true;
                 ClientRequest request = api == ClientApi.ANTHROPIC ? RequestParser.anthropic(bytes, mode != Mode.COUNT)
                         : RequestParser.openAi(bytes);
                 scope.request = request;
@@ -526,7 +527,14 @@ public class GatewayHandler {
         return ServerResponse.status(failure.http()).contentType(MediaType.APPLICATION_JSON)
                 .header(ZeroLayerHeaders.TRACE_ID, scope.traceId)
                 .header(REQUEST_ID, scope.requestId)
-                .headers(headers -> fallbackHeader(scope, headers))
+                .headers(headers -> {
+                    fallbackHeader(scope, headers);
+                    if (!scope.bodyRead) {
+                        // refused before its body was read: the connection is not reused for a next request, so an
+                        // unread body can never be taken for one
+                        headers.set(HttpHeaders.CONNECTION, "close");
+                    }
+                })
                 .bodyValue(failure.body(scope.api));
     }
 

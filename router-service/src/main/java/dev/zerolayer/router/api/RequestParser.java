@@ -129,8 +129,11 @@ public final class RequestParser {
         try {
             node = EventCodec.mapper().readTree(raw);
         } catch (JacksonException e) {
-            throw ApiException.invalid("request body is not valid JSON (line " + e.getLocation().getLineNr()
-                    + ", column " + e.getLocation().getColumnNr() + ")");
+            var location = e.getLocation();
+            throw ApiException.invalid(location == null
+                    ? "request body is not valid JSON or exceeds the JSON limits (nesting, number or string length)"
+                    : "request body is not valid JSON (line " + location.getLineNr() + ", column "
+                            + location.getColumnNr() + ")");
         }
         if (node == null || !node.isObject()) {
             throw ApiException.invalid("request body must be a JSON object");

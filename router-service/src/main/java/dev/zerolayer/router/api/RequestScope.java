@@ -37,6 +37,8 @@ public class RequestScope {
     volatile int outputTokens;
     /** Refusal handling applied: null (none), "annotated", "kept", or "retried:FROM->TO". */
     volatile String refusalHandling;
+    /** Whether the request body was read (a refusal before that closes the connection). */
+    volatile boolean bodyRead;
     private final AtomicBoolean finished = new AtomicBoolean();
 
     RequestScope(ClientApi api, io.micrometer.tracing.Span span, boolean debugRoute, boolean traceBody) {

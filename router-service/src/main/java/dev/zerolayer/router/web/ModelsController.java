@@ -1,11 +1,14 @@
 package dev.zerolayer.router.web;
 
+import dev.zerolayer.contracts.http.ZeroLayerHeaders;
+import dev.zerolayer.router.auth.ApiKeyAuthenticator;
 import dev.zerolayer.router.models.ModelCatalogue;
 import dev.zerolayer.router.models.ModelCatalogue.ServedModel;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -14,13 +17,18 @@ import org.springframework.web.bind.annotation.RestController;
 public class ModelsController {
 
     private final ModelCatalogue catalogue;
+    private final ApiKeyAuthenticator authenticator;
 
-    public ModelsController(ModelCatalogue catalogue) {
+    public ModelsController(ModelCatalogue catalogue, ApiKeyAuthenticator authenticator) {
         this.catalogue = catalogue;
+        this.authenticator = authenticator;
     }
 
+    /** The list needs the same credentials as every client API (401 without a valid key when keys are configured). */
     @GetMapping("/v1/models")
-    public Map<String, Object> models() {
+    public Map<String, Object> models(ServerHttpRequest request) {
+        authenticator.authenticate(request.getHeaders().getFirst(ZeroLayerHeaders.API_KEY),
+                request.getHeaders().getFirst(ZeroLayerHeaders.AUTHORIZATION), request.getRemoteAddress());
         List<ServedModel> models = catalogue.models();
         List<Map<String, Object>> data = new ArrayList<>();
         for (ServedModel model : models) {

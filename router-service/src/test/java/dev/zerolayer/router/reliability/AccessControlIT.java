@@ -15,7 +15,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
@@ -115,8 +114,6 @@ class AccessControlIT {
     }
 
     @Test
-    @Disabled("defect: GET /v1/models is served without any key while ZEROLAYER_API_KEYS is set (ModelsController "
-            + "does not authenticate); the Anthropic API answers 401 there")
     void theModelListDemandsAKeyToo() throws Exception {
         String servers = SharedKafka.broker().bootstrapServers();
         try (RunningService router = RunningService.start(RouterApplication.class, servers, "zerolayer.api-keys=" + KEY)) {
