@@ -158,6 +158,22 @@ class FullStackIT {
                 assertThat(chosen.path("terms").path("sticky").asDouble()).isPositive();
             });
 
+            // and two more similar prompts in that session (three in a row) make cache-service send the sticky node a
+            // prewarm command, which reaches the simulated node
+            for (String question : List.of("Where is order 48214?", "Where is order 48215?")) {
+                HttpResponse<String> similar = http.send(HttpRequest.newBuilder(URI.create(router + "/v1/messages"))
+                        .header("content-type", "application/json").header("x-api-key", API_KEY)
+                        .header("anthropic-routing-priority", "sonnet").header("x-session-id", "fullstack-session")
+                        .POST(HttpRequest.BodyPublishers.ofString(conversation.replace("Where is order 48213?",
+                                question))).build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(similar.statusCode()).as(similar.body()).isEqualTo(200);
+            }
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
+                JsonNode prewarms = EventCodec.mapper().readTree(http.send(HttpRequest.newBuilder(
+                        URI.create(SIMULATOR + "/admin/prewarms")).build(), HttpResponse.BodyHandlers.ofString()).body());
+                assertThat(prewarms.toString()).contains(holder);
+            });
+
             // When an operator changes the policy over fallback-service's API (haiku takes complexity up to 0.35)
             HttpResponse<String> current = http.send(HttpRequest.newBuilder(URI.create(FALLBACK + "/v1/policy"))
                     .build(), HttpResponse.BodyHandlers.ofString());
@@ -186,6 +202,57 @@ class FullStackIT {
                     URI.create(router + "/actuator/health")).build(), HttpResponse.BodyHandlers.ofString()).body());
             assertThat(health.path("components").path("policy").path("details").path("version").asLong())
                     .isEqualTo(after.path("policy_version").asLong());
+
+            // Privacy: conversations carrying a unique marker, through both APIs, streaming and not, count_tokens and
+            // explain, leave the marker in no topic, no log line and no metric label
+            String marker = "ZLPRIVACY" + Long.toHexString(System.nanoTime());
+            for (String[] call : List.of(
+                    new String[] {"/v1/messages", "{\"model\":\"claude-haiku-4-5\",\"max_tokens\":8,\"system\":\"sys "
+                            + marker + "\",\"messages\":[{\"role\":\"user\",\"content\":\"hi " + marker + "\"}]}"},
+                    new String[] {"/v1/messages", "{\"model\":\"claude-haiku-4-5\",\"max_tokens\":8,\"stream\":true,"
+                            + "\"metadata\":{\"user_id\":\"" + marker + "\"},\"messages\":[{\"role\":\"user\","
+                            + "\"content\":[{\"type\":\"text\",\"text\":\"hi " + marker + "\"}]}]}"},
+                    new String[] {"/v1/chat/completions", "{\"model\":\"gpt-4o-mini\",\"max_tokens\":8,"
+                            + "\"messages\":[{\"role\":\"system\",\"content\":\"" + marker + "\"},{\"role\":\"user\","
+                            + "\"content\":\"hi " + marker + "\"}]}"},
+                    new String[] {"/v1/chat/completions", "{\"model\":\"gpt-4o-mini\",\"stream\":true,"
+                            + "\"messages\":[{\"role\":\"user\",\"content\":\"hi " + marker + "\"}]}"},
+                    new String[] {"/v1/messages/count_tokens", "{\"model\":\"claude-haiku-4-5\",\"messages\":"
+                            + "[{\"role\":\"user\",\"content\":\"" + marker + "\"}]}"},
+                    new String[] {"/v1/route/explain", "{\"model\":\"claude-haiku-4-5\",\"max_tokens\":8,"
+                            + "\"messages\":[{\"role\":\"user\",\"content\":\"" + marker + "\"}]}"},
+                    new String[] {"/v1/messages", "{\"model\":\"" + marker + "\",\"max_tokens\":\"" + marker
+                            + "\",\"messages\":[{\"role\":\"" + marker + "\",\"content\":\"x\"}]}"})) {
+                HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(router + call[0]))
+                        .header("content-type", "application/json").header("x-api-key", API_KEY)
+                        .header("x-session-id", marker)
+                        .POST(HttpRequest.BodyPublishers.ofString(call[1])).build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(response.statusCode()).as(call[0] + ": " + response.body()).isIn(200, 400);
+            }
+            try (KafkaTestClient kafka = new KafkaTestClient("127.0.0.1:" + kafkaPort)) {
+                await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() ->
+                        assertThat(kafka.readAll(Topics.ROUTER_DECISIONS).size()).isGreaterThanOrEqualTo(sent.size() + 6));
+                for (var topic : dev.zerolayer.platform.topics.ProvisionTopics.allWithDeadLetters()) {
+                    for (var record : kafka.readAll(topic.name())) {
+                        String text = (record.key() == null ? "" : new String(record.key(), StandardCharsets.UTF_8))
+                                + (record.value() == null ? "" : new String(record.value(), StandardCharsets.UTF_8));
+                        for (var header : record.headers()) {
+                            text += header.key() + new String(header.value(), StandardCharsets.UTF_8);
+                        }
+                        assertThat(text).as("a record on %s", topic.name()).doesNotContain(marker);
+                    }
+                }
+            }
+            try (var logs = Files.list(tmp.resolve("data/logs"))) {
+                for (Path log : logs.toList()) {
+                    assertThat(Files.readString(log)).as(log.toString()).doesNotContain(marker);
+                }
+            }
+            for (int port : List.of(routerPort, 18081, 18082, 18083, 18084, 18085)) {
+                String metrics = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                        + "/actuator/prometheus")).build(), HttpResponse.BodyHandlers.ofString()).body();
+                assertThat(metrics).as("metrics of port %d", port).isNotEmpty().doesNotContain(marker);
+            }
 
             // and every request of the run has its decision event on router.decisions.v1
             Set<String> ids = sent.stream().map(Sent::requestId).collect(Collectors.toSet());

@@ -66,7 +66,9 @@ public final class ProxyOverheadRun {
             rates.add(Integer.parseInt(rate.trim()));
         }
         Duration length = Duration.ofSeconds(Long.parseLong(options.getOrDefault("duration", "20")));
-        Duration warmup = Duration.ofSeconds(Long.parseLong(options.getOrDefault("warmup", "5")));
+        Duration warmup = Duration.ofSeconds(Long.parseLong(options.getOrDefault("warmup", "10")));
+        // the JVMs behind every target are first run hot (JIT) for this long, half non-streaming, half streaming
+        Duration prewarm = Duration.ofSeconds(Long.parseLong(options.getOrDefault("prewarm", "60")));
         Path out = options.containsKey("out") ? Path.of(options.get("out")) : null;
 
         Process stack = startStack ? startStack(Path.of(options.getOrDefault("root", ".")).toAbsolutePath(),
@@ -80,15 +82,19 @@ public final class ProxyOverheadRun {
             targets.put("direct", direct + "/v1/messages");
             targets.put("zerolayer", router + "/v1/messages");
             targets.putAll(proxies);
+            for (Map.Entry<String, String> target : targets.entrySet()) {
+                for (boolean streaming : List.of(false, true)) {
+                    load.run(new OpenLoopLoad.Target(target.getKey(), target.getValue(), headers(target.getKey()),
+                            String.format(Locale.ROOT, BODY, streaming), streaming), rates.get(rates.size() - 1) / 2,
+                            prewarm.dividedBy(2));
+                }
+            }
             List<OpenLoopLoad.Result> results = new ArrayList<>();
             for (int rate : rates) {
                 for (boolean streaming : List.of(false, true)) {
                     for (Map.Entry<String, String> target : targets.entrySet()) {
                         OpenLoopLoad.Target t = new OpenLoopLoad.Target(target.getKey(), target.getValue(),
-                                target.getKey().equals("zerolayer")
-                                        ? Map.of("x-api-key", KEY, "anthropic-routing-priority", "opus")
-                                        : Map.of("x-api-key", KEY, "anthropic-version", "2023-06-01"),
-                                String.format(Locale.ROOT, BODY, streaming), streaming);
+                                headers(target.getKey()), String.format(Locale.ROOT, BODY, streaming), streaming);
                         load.run(t, rate, warmup);
                         OpenLoopLoad.Result result = load.run(t, rate, length);
                         results.add(result);
@@ -112,6 +118,11 @@ public final class ProxyOverheadRun {
                 }
             }
         }
+    }
+
+    private static Map<String, String> headers(String target) {
+        return target.equals("zerolayer") ? Map.of("x-api-key", KEY, "anthropic-routing-priority", "opus")
+                : Map.of("x-api-key", KEY, "anthropic-version", "2023-06-01");
     }
 
     static String report(List<OpenLoopLoad.Result> results, Duration length) {

@@ -27,12 +27,37 @@ public class CompactedView<T extends Event> implements Consumer<Message<byte[]>>
     private final AtomicLong applied = new AtomicLong();
     private volatile Instant lastUpdate;
     private final java.util.List<Consumer<T>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final Instant createdAt;
+    private volatile java.time.Duration expectedUpdateInterval;
 
     public CompactedView(String topic, Class<T> type, EventReader reader, Clock clock) {
         this.topic = topic;
         this.type = type;
         this.reader = reader;
         this.clock = clock;
+        this.createdAt = clock.instant();
+    }
+
+    /**
+     * Declares that the topic's writer updates it at least this often (heartbeats), so a longer silence means the
+     * view is stale; without it a view is stale only while nothing has arrived since start.
+     */
+    public CompactedView<T> expectUpdatesEvery(java.time.Duration interval) {
+        this.expectedUpdateInterval = interval;
+        return this;
+    }
+
+    /** Since when the view is stale (nothing since start, or silent past its expected update interval); empty when current. */
+    public Optional<Instant> staleSince() {
+        Instant last = lastUpdate;
+        if (last == null) {
+            return Optional.of(createdAt);
+        }
+        java.time.Duration interval = expectedUpdateInterval;
+        if (interval != null && last.plus(interval).isBefore(clock.instant())) {
+            return Optional.of(last.plus(interval));
+        }
+        return Optional.empty();
     }
 
     @Override

@@ -10,7 +10,6 @@ import dev.zerolayer.router.dispatch.DispatchTrace;
 import dev.zerolayer.routing.decision.RouteDecision;
 import java.time.Instant;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -22,7 +21,7 @@ import tools.jackson.databind.node.ObjectNode;
 public class RequestScope {
 
     final long startNanos = System.nanoTime();
-    final String requestId = UUID.randomUUID().toString();
+    final String requestId = EventChecks.newEventId();
     final String traceId;
     final io.micrometer.tracing.Span span;
     final ClientApi api;

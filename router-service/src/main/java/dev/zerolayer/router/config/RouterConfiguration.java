@@ -4,6 +4,7 @@ import dev.zerolayer.contracts.cache.KvIndexEntry;
 import dev.zerolayer.contracts.cache.SessionEntry;
 import dev.zerolayer.contracts.complexity.ComplexityModel;
 import dev.zerolayer.contracts.fallback.FallbackPolicy;
+import dev.zerolayer.contracts.fallback.PolicyDocument;
 import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.events.EventPublisher;
@@ -40,7 +41,9 @@ public class RouterConfiguration {
 
     @Bean
     CompactedView<NodeHealth> nodeHealth(EventReader reader, Clock clock) {
-        return new CompactedView<>(Topics.TELEMETRY_NODE_HEALTH, NodeHealth.class, reader, clock);
+        // telemetry-service republishes every node at least every few seconds: a longer silence is a stale view
+        return new CompactedView<>(Topics.TELEMETRY_NODE_HEALTH, NodeHealth.class, reader, clock)
+                .expectUpdatesEvery(java.time.Duration.ofMillis(PolicyDocument.defaults().thresholds().viewStaleMs()));
     }
 
     @Bean
@@ -85,8 +88,13 @@ public class RouterConfiguration {
     }
 
     @Bean
-    Fleet fleet(CompactedView<NodeHealth> nodeHealth, NodeGuards guards) {
-        return new Fleet(nodeHealth, guards);
+    Fleet fleet(CompactedView<NodeHealth> nodeHealth, NodeGuards guards, ActivePolicy policy, Clock clock,
+            MeterRegistry meters) {
+        Fleet fleet = new Fleet(nodeHealth, guards, policy, clock);
+        io.micrometer.core.instrument.Gauge.builder("zerolayer_router_stale_node_records", fleet, Fleet::staleRecords)
+                .description("node-health records older than the policy's viewStaleMs (routed on own observations)")
+                .register(meters);
+        return fleet;
     }
 
     @Bean
@@ -94,7 +102,7 @@ public class RouterConfiguration {
             CompactedView<KvIndexEntry> kvIndex, RouterProperties properties) {
         return new RequestRouter(fleet, policy, complexityModel, new PromptPrefixes(kvIndex,
                 new FastBlockHasher(properties.prefixBlockSize(), properties.prefixHashSeed()),
-                properties.prefixMaxBlocks()));
+                properties.prefixMaxBlocks(), properties.cacheAware()));
     }
 
     @Bean

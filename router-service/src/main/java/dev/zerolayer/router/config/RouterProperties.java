@@ -18,6 +18,8 @@ import org.springframework.validation.annotation.Validated;
  * @param prefixBlockSize      tokens per KV block when hashing prompts for prefix-aware routing (as the nodes do)
  * @param prefixHashSeed       seed of the block hash chain (as the nodes and cache-service use)
  * @param prefixMaxBlocks      leading blocks of a prompt hashed and looked up (bounds the work on huge prompts)
+ * @param cacheAware           score nodes by the prompt blocks they hold and by session stickiness (false: neither;
+ *                             for measuring what cache-aware routing is worth)
  */
 @Validated
 @ConfigurationProperties("zerolayer.router")
@@ -29,5 +31,6 @@ public record RouterProperties(
         @DefaultValue("2000") @Positive int connectTimeoutMs,
         @DefaultValue("16") @Positive int prefixBlockSize,
         @DefaultValue("0") long prefixHashSeed,
-        @DefaultValue("1024") @Positive int prefixMaxBlocks) {
+        @DefaultValue("1024") @Positive int prefixMaxBlocks,
+        @DefaultValue("true") boolean cacheAware) {
 }

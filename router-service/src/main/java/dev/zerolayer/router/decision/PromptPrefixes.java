@@ -17,18 +17,30 @@ public final class PromptPrefixes {
     private final CompactedView<KvIndexEntry> index;
     private final BlockHasher hasher;
     private final int maxBlocks;
+    private final boolean cacheAware;
 
     public PromptPrefixes(CompactedView<KvIndexEntry> index, BlockHasher hasher, int maxBlocks) {
+        this(index, hasher, maxBlocks, true);
+    }
+
+    /** With {@code cacheAware} false the chain is still hashed (for decision events) but no node is credited. */
+    public PromptPrefixes(CompactedView<KvIndexEntry> index, BlockHasher hasher, int maxBlocks, boolean cacheAware) {
         this.index = index;
         this.hasher = hasher;
         this.maxBlocks = maxBlocks;
+        this.cacheAware = cacheAware;
+    }
+
+    /** Whether prefix overlap and session stickiness count in node scores. */
+    public boolean cacheAware() {
+        return cacheAware;
     }
 
     public Lookup lookup(int[] tokenIds) {
         int limit = (int) Math.min(tokenIds.length, (long) maxBlocks * hasher.blockSize());
         int[] head = limit == tokenIds.length ? tokenIds : Arrays.copyOf(tokenIds, limit);
         long[] chain = hasher.hashChain(head);
-        if (chain.length == 0 || index.size() == 0) {
+        if (!cacheAware || chain.length == 0 || index.size() == 0) {
             return new Lookup(chain, Map.of());
         }
         return new Lookup(chain, PrefixOverlap.leadingBlocks(chain, this::holders));

@@ -59,7 +59,8 @@ public class RequestRouter {
         double complexity = clamp(current.scoreValue(request.conversation()));
         PolicyDocument document = policy.documentFor(keyId);
         PromptPrefixes.Lookup prefix = prefixes.lookup(encoded.ids());
-        DecisionInput input = new DecisionInput(tokens, complexity, pinnedTier, stickyNode, prefix.chain().length);
+        DecisionInput input = new DecisionInput(tokens, complexity, pinnedTier,
+                prefixes.cacheAware() ? stickyNode : null, prefix.chain().length);
         List<NodeCandidate> all = fleet.candidates(prefix.leadingBlocksHeld());
         List<NodeCandidate> same = all.stream().filter(n -> speaksClientApi(n, request)).toList();
         RouteDecision decision = engine.decide(input, same, document);

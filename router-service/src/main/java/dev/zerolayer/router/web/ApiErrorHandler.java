@@ -3,7 +3,6 @@ package dev.zerolayer.router.web;
 import dev.zerolayer.contracts.http.ZeroLayerHeaders;
 import dev.zerolayer.router.api.ApiException;
 import dev.zerolayer.router.api.ClientApi;
-import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.annotation.Order;
@@ -63,7 +62,7 @@ public class ApiErrorHandler implements WebExceptionHandler {
         response.setStatusCode(HttpStatusCode.valueOf(status));
         response.getHeaders().setContentType(MediaType.APPLICATION_JSON);
         if (!response.getHeaders().containsHeader(ZeroLayerHeaders.TRACE_ID)) {
-            response.getHeaders().set(ZeroLayerHeaders.TRACE_ID, UUID.randomUUID().toString().replace("-", ""));
+            response.getHeaders().set(ZeroLayerHeaders.TRACE_ID, dev.zerolayer.contracts.event.EventChecks.newEventId().replace("-", ""));
         }
         return response.writeWith(Mono.just(response.bufferFactory().wrap(api.errorBody(type, message))));
     }

@@ -1,0 +1,118 @@
+package dev.zerolayer.bench.stack;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The local stack ({@code local-stack/target/local-stack.jar}) as a benchmark's own child process on a fresh data
+ * directory: started with the given services skipped and extra environment, READY awaited, stopped (with every
+ * child) on close.
+ */
+public final class StackProcess implements AutoCloseable {
+
+    public static final String API_KEY = "zl-bench";
+
+    private final Process process;
+    private final String router;
+
+    private StackProcess(Process process, String router) {
+        this.process = process;
+        this.router = router;
+    }
+
+    /**
+     * @param skip services not to run, comma-separated (empty: all)
+     * @param env  extra environment for the launcher and its children (e.g. {@code SPRING_APPLICATION_JSON})
+     */
+    public static StackProcess start(Path root, int routerPort, int kafkaPort, String skip, Map<String, String> env)
+            throws IOException, InterruptedException {
+        Path jar = root.resolve("local-stack/target/local-stack.jar");
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("missing " + jar + ": run ./mvnw -B -q install -DskipTests first");
+        }
+        Path data = Files.createTempDirectory("zerolayer-bench-stack");
+        var command = new java.util.ArrayList<>(java.util.List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar.toString(),
+                "--root", root.toString(), "--port", Integer.toString(routerPort),
+                "--kafka-port", Integer.toString(kafkaPort), "--data-dir", data.toString()));
+        if (!skip.isBlank()) {
+            command.addAll(java.util.List.of("--skip", skip));
+        }
+        ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
+        builder.environment().put("ZEROLAYER_API_KEYS", API_KEY);
+        builder.environment().put("ZEROLAYER_CHILD_JVM_OPTS", "-Xmx512m");
+        builder.environment().putAll(env);
+        Process process = builder.start();
+        CompletableFuture<Boolean> ready = new CompletableFuture<>();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = lines.readLine()) != null) {
+                    System.err.println("stack: " + line);
+                    if (line.startsWith("ZEROLAYER READY")) {
+                        ready.complete(true);
+                    }
+                }
+            } catch (IOException e) {
+                ready.completeExceptionally(e);
+            }
+            ready.complete(false);
+        }, "stack-stdout");
+        reader.setDaemon(true);
+        reader.start();
+        try {
+            if (!ready.get(300, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the stack exited before READY (exit " + process.waitFor() + ")");
+            }
+        } catch (ExecutionException | TimeoutException e) {
+            process.destroyForcibly();
+            throw new IllegalStateException("the stack did not get READY", e);
+        }
+        return new StackProcess(process, "http://127.0.0.1:" + routerPort);
+    }
+
+    public String router() {
+        return router;
+    }
+
+    /** Polls until the router answers {@code body} on {@code path} with 200 (its node-health view has the nodes). */
+    public void awaitServes(String path, String body, Map<String, String> headers, Duration limit) throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (System.nanoTime() < deadline) {
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(router + path))
+                    .header("content-type", "application/json").header("x-api-key", API_KEY)
+                    .POST(HttpRequest.BodyPublishers.ofString(body));
+            headers.forEach(request::header);
+            if (http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                return;
+            }
+            Thread.sleep(500); // polling the router until it serves
+        }
+        throw new IllegalStateException("the router did not serve within " + limit);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+        }
+    }
+}
