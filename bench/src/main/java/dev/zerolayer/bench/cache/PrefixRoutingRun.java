@@ -77,6 +77,7 @@ public final class PrefixRoutingRun {
                 stack.awaitServes("/v1/messages", "{\"model\":\"claude-sonnet-4-5\",\"max_tokens\":4,\"messages\":"
                         + "[{\"role\":\"user\",\"content\":\"warm up\"}]}", Map.of("anthropic-routing-priority",
                         "sonnet"), Duration.ofSeconds(120));
+                warmNodes();
                 double[] before = cacheCounters();
                 Result result = run(stack.router(), traffic, turns, concurrency, thinkMs);
                 double[] after = cacheCounters();
@@ -196,6 +197,22 @@ public final class PrefixRoutingRun {
         }
         return "{\"model\":\"claude-sonnet-4-5\",\"max_tokens\":32,\"stream\":true,\"system\":\""
                 + conversation.system() + "\",\"messages\":[" + messages + "]}";
+    }
+
+    /** One tiny request to every simulated node directly, so no node's cold start (CUDA-graph warm-up) is measured. */
+    private static void warmNodes() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        String nodes = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:18085/admin/nodes")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        Matcher urls = Pattern.compile("\"url\":\"(http://[^\"]+)\"").matcher(nodes);
+        while (urls.find()) {
+            http.send(HttpRequest.newBuilder(URI.create(urls.group(1) + "/v1/messages"))
+                    .header("content-type", "application/json").header("anthropic-version", "2023-06-01")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\",\"max_tokens\":2,\"messages\":"
+                            + "[{\"role\":\"user\",\"content\":\"warm up\"}]}")).build(),
+                    HttpResponse.BodyHandlers.discarding());
+        }
+        Thread.sleep(3_000); // the nodes' warm-ups end and their health records say so again (pacing, not a sync)
     }
 
     /** Prefix cache hit and query tokens summed over every simulated node's {@code /metrics}. */
