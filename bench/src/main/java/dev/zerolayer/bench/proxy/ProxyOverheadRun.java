@@ -1,10 +1,5 @@
 package dev.zerolayer.bench.proxy;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,8 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
+import dev.zerolayer.bench.stack.StackProcess;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -32,7 +26,7 @@ import org.HdrHistogram.Histogram;
  */
 public final class ProxyOverheadRun {
 
-    private static final String KEY = "zl-bench-proxy";
+    private static final String KEY = StackProcess.API_KEY;
     private static final String BODY = "{\"model\":\"claude-opus-4-1\",\"max_tokens\":16,\"stream\":%s,"
             + "\"messages\":[{\"role\":\"user\",\"content\":\"Reply with a short greeting.\"}]}";
 
@@ -71,12 +65,16 @@ public final class ProxyOverheadRun {
         Duration prewarm = Duration.ofSeconds(Long.parseLong(options.getOrDefault("prewarm", "60")));
         Path out = options.containsKey("out") ? Path.of(options.get("out")) : null;
 
-        Process stack = startStack ? startStack(Path.of(options.getOrDefault("root", ".")).toAbsolutePath(),
-                routerPort, Integer.parseInt(options.getOrDefault("kafka-port", "19492"))) : null;
+        StackProcess stack = startStack ? StackProcess.start(Path.of(options.getOrDefault("root", ".")).toAbsolutePath(),
+                routerPort, Integer.parseInt(options.getOrDefault("kafka-port", "19492")),
+                "cache-service,complexity-service,fallback-service", Map.of("SPRING_APPLICATION_JSON",
+                        "{\"zerolayer\":{\"simulator\":{\"latency\":false},\"router\":{\"requests-per-second\":"
+                                + "1000000}}}")) : null;
         OpenLoopLoad load = new OpenLoopLoad(512);
         try {
             if (stack != null) {
-                awaitRouterServes(router, Duration.ofSeconds(120));
+                stack.awaitServes("/v1/messages", String.format(Locale.ROOT, BODY, false),
+                        Map.of("anthropic-routing-priority", "opus"), Duration.ofSeconds(120));
             }
             Map<String, String> targets = new LinkedHashMap<>();
             targets.put("direct", direct + "/v1/messages");
@@ -111,11 +109,7 @@ public final class ProxyOverheadRun {
         } finally {
             load.close();
             if (stack != null) {
-                stack.destroy();
-                if (!stack.waitFor(30, TimeUnit.SECONDS)) {
-                    stack.descendants().forEach(ProcessHandle::destroyForcibly);
-                    stack.destroyForcibly();
-                }
+                stack.close();
             }
         }
     }
@@ -152,70 +146,5 @@ public final class ProxyOverheadRun {
 
     private static double ms(Histogram h, double percentile) {
         return h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(percentile) / 1000.0;
-    }
-
-    /** The local stack without the cache, complexity and fallback services, nodes without their latency model. */
-    private static Process startStack(Path root, int routerPort, int kafkaPort) throws IOException,
-            InterruptedException {
-        Path jar = root.resolve("local-stack/target/local-stack.jar");
-        if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException("missing " + jar + ": run ./mvnw -B -q install -DskipTests first");
-        }
-        Path data = Files.createTempDirectory("zerolayer-proxy-bench");
-        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", jar.toString(), "--root", root.toString(), "--skip",
-                "cache-service,complexity-service,fallback-service", "--port", Integer.toString(routerPort),
-                "--kafka-port", Integer.toString(kafkaPort), "--data-dir", data.toString())
-                .redirectError(ProcessBuilder.Redirect.INHERIT);
-        builder.environment().put("ZEROLAYER_API_KEYS", KEY);
-        builder.environment().put("ZEROLAYER_CHILD_JVM_OPTS", "-Xmx512m");
-        builder.environment().put("SPRING_APPLICATION_JSON",
-                "{\"zerolayer\":{\"simulator\":{\"latency\":false},\"router\":{\"requests-per-second\":1000000}}}");
-        Process process = builder.start();
-        CompletableFuture<Boolean> ready = new CompletableFuture<>();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = lines.readLine()) != null) {
-                    System.err.println("stack: " + line);
-                    if (line.startsWith("ZEROLAYER READY")) {
-                        ready.complete(true);
-                    }
-                }
-            } catch (IOException e) {
-                ready.completeExceptionally(e);
-            }
-            ready.complete(false);
-        }, "stack-stdout");
-        reader.setDaemon(true);
-        reader.start();
-        try {
-            if (!ready.get(300, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("the stack exited before READY (exit " + process.waitFor() + ")");
-            }
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            process.destroyForcibly();
-            throw new IllegalStateException("the stack did not get READY", e);
-        }
-        return process;
-    }
-
-    /** Waits until the router serves an opus request (its node-health view has the nodes). */
-    private static void awaitRouterServes(String router, Duration limit) throws Exception {
-        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (System.nanoTime() < deadline) {
-            var response = http.send(java.net.http.HttpRequest.newBuilder(URI.create(router + "/v1/messages"))
-                    .header("content-type", "application/json").header("x-api-key", KEY)
-                    .header("anthropic-routing-priority", "opus")
-                    .POST(java.net.http.HttpRequest.BodyPublishers.ofString(String.format(Locale.ROOT, BODY, false)))
-                    .build(), java.net.http.HttpResponse.BodyHandlers.discarding());
-            if (response.statusCode() == 200) {
-                return;
-            }
-            Thread.sleep(500); // polling the router until it serves
-        }
-        throw new IllegalStateException("the router did not serve within " + limit);
     }
 }
