@@ -77,13 +77,22 @@ public final class EventCodec {
         return "malformed " + (message == null ? e.getClass().getSimpleName() : firstLine(message));
     }
 
-    /** The first line, with every quoted value replaced by an ellipsis: a reason never repeats payload text. */
+    /**
+     * The first line, with every quoted span that is not a plain field or type name replaced by an ellipsis: a reason
+     * names what was wrong but never repeats payload text.
+     */
     private static String firstLine(String message) {
         int newline = message.indexOf('\n');
         String line = newline < 0 ? message : message.substring(0, newline);
-        line = QUOTED.matcher(line).replaceAll(m -> m.group().charAt(0) + "\u2026" + m.group().charAt(0));
+        line = QUOTED.matcher(line).replaceAll(m -> NAME.matcher(m.group()).matches()
+                ? java.util.regex.Matcher.quoteReplacement(m.group())
+                : m.group().charAt(0) + "\u2026" + m.group().charAt(0));
         return line.length() > 200 ? line.substring(0, 200) : line;
     }
+
+    /** A quoted field or type name (kept): an identifier, possibly dotted, of at most 64 characters. */
+    private static final java.util.regex.Pattern NAME =
+            java.util.regex.Pattern.compile("([\"'`])[A-Za-z_$][A-Za-z0-9_$.]{0,63}\\1");
 
     /** Double-quoted (with escapes), single-quoted and back-quoted spans of a Jackson message. */
     private static final java.util.regex.Pattern QUOTED =
