@@ -418,6 +418,9 @@ class GatewayIT {
                         .contains("zerolayer_upstream_ttfb_seconds")
                         .contains("zerolayer_node_breaker_state{node=\"s500-" + run + "\"")
                         .contains("zerolayer_router_events_dropped_total");
+            } finally {
+                // the shared broker outlives this test: no node of it may take part in another test's decisions
+                fleet.forEach(node -> kafka.send(Topics.TELEMETRY_NODE_HEALTH, node.nodeId(), null));
             }
         } finally {
             fakes.values().forEach(FakeNode::close);

@@ -1,11 +1,39 @@
 package dev.zerolayer.contracts.fallback;
 
+import com.fasterxml.jackson.annotation.JacksonInject;
+import com.fasterxml.jackson.annotation.OptBoolean;
+import java.util.List;
 import java.util.Map;
 
-/** What one API key changes of the policy; a null field keeps the policy's value. */
-public record PolicyOverride(Thresholds thresholds, Map<String, TierLimits> limits, Integer requestsPerSecond) {
+/**
+ * What one API key changes of the policy; a null (or absent) field keeps the policy's value. A key can have its own
+ * thresholds, tier limits (TTFB, deadline), request rate, tier table, fallback chains, hop limit and refusal handling;
+ * the fleet's shape (tiers, clusters, standbys) and the per-node breaker and bulkhead settings are shared by all keys.
+ * The fields after {@code requestsPerSecond} came later: records written before them decode with nulls.
+ */
+public record PolicyOverride(
+        Thresholds thresholds,
+        Map<String, TierLimits> limits,
+        Integer requestsPerSecond,
+        @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) List<TierRule> tierTable,
+        @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) Map<String, List<String>> chains,
+        @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) Integer hopLimit,
+        @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) RefusalFallback refusalFallback) {
 
     public PolicyOverride {
         limits = limits == null ? Map.of() : Map.copyOf(limits);
+        tierTable = tierTable == null ? null : List.copyOf(tierTable);
+        chains = chains == null ? null : Map.copyOf(chains);
+    }
+
+    /** An override of thresholds, limits and request rate only. */
+    public PolicyOverride(Thresholds thresholds, Map<String, TierLimits> limits, Integer requestsPerSecond) {
+        this(thresholds, limits, requestsPerSecond, null, null, null, null);
+    }
+
+    /** Whether it changes anything the decision or the dispatch reads (the request rate aside). */
+    public boolean changesRouting() {
+        return thresholds != null || !limits.isEmpty() || tierTable != null || chains != null || hopLimit != null
+                || refusalFallback != null;
     }
 }

@@ -26,4 +26,25 @@ class PolicyDocumentOverrideTest {
         assertThat(withOverride.forApiKey("key-b")).isSameAs(withOverride);
         assertThat(withOverride.forApiKey(null)).isSameAs(withOverride);
     }
+
+    @Test
+    void aKeyCanHaveItsOwnTierTableChainsHopLimitAndRefusalHandling() {
+        PolicyDocument d = PolicyDocument.defaults();
+        java.util.List<TierRule> haikuOnly = java.util.List.of(new TierRule(Integer.MAX_VALUE, 1.0, "haiku"));
+        PolicyOverride override = new PolicyOverride(null, Map.of(), null, haikuOnly,
+                Map.of("haiku", java.util.List.of()), 0, new RefusalFallback(RefusalFallback.Mode.ANNOTATE, "[x] "));
+        PolicyDocument withOverride = new PolicyDocument(d.tiers(), d.tierTable(), d.chains(), d.standbyClusters(),
+                d.thresholds(), d.limits(), d.resilience(), Map.of("key-a", override), d.refusalFallback(),
+                d.alerting());
+
+        PolicyDocument forA = withOverride.forApiKey("key-a");
+
+        assertThat(forA.tierTable()).isEqualTo(haikuOnly);
+        assertThat(forA.chains()).containsExactly(Map.entry("haiku", java.util.List.of()));
+        assertThat(forA.resilience().hopLimit()).isZero();
+        assertThat(forA.resilience().breakerCooldownMs()).isEqualTo(d.resilience().breakerCooldownMs());
+        assertThat(forA.refusalFallback().mode()).isEqualTo(RefusalFallback.Mode.ANNOTATE);
+        assertThat(forA.thresholds()).isEqualTo(d.thresholds());
+        assertThat(new PolicyOverride(null, null, 5).changesRouting()).isFalse();
+    }
 }

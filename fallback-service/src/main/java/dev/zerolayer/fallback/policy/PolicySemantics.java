@@ -29,8 +29,8 @@ public final class PolicySemantics {
         List<PolicyViolation> out = new ArrayList<>();
         Set<String> tiers = tiers(policy, out);
         Set<String> clusters = clusters(policy, out);
-        tierTable(policy, tiers, out);
-        chains(policy, tiers, out);
+        tierTable(policy.tierTable(), tiers, path("tierTable"), out);
+        chains(policy.chains(), tiers, path("chains"), out);
         standbys(policy, clusters, out);
         thresholds(policy.thresholds(), path("thresholds"), out);
         limits(policy.limits(), tiers, path("limits"), true, out);
@@ -84,45 +84,45 @@ public final class PolicySemantics {
         return owner.keySet();
     }
 
-    private static void tierTable(PolicyDocument policy, Set<String> tiers, List<PolicyViolation> out) {
-        List<TierRule> table = policy.tierTable();
+    private static void tierTable(List<TierRule> table, Set<String> tiers, String at, List<PolicyViolation> out) {
         for (int i = 0; i < table.size(); i++) {
             TierRule rule = table.get(i);
             if (!tiers.contains(rule.tier())) {
-                out.add(new PolicyViolation(path("tierTable", i, "tier"), unknownTier(rule.tier(), tiers)));
+                out.add(new PolicyViolation(at + path(i, "tier"), unknownTier(rule.tier(), tiers)));
             }
             if (i == 0) {
                 continue;
             }
             TierRule before = table.get(i - 1);
             if (rule.maxTokens() < before.maxTokens()) {
-                out.add(new PolicyViolation(path("tierTable", i, "maxTokens"), "rows must be ordered: "
+                out.add(new PolicyViolation(at + path(i, "maxTokens"), "rows must be ordered: "
                         + rule.maxTokens() + " is below the previous row's " + before.maxTokens()));
             } else if (rule.maxComplexity() < before.maxComplexity()) {
-                out.add(new PolicyViolation(path("tierTable", i, "maxComplexity"), "rows must be ordered: "
+                out.add(new PolicyViolation(at + path(i, "maxComplexity"), "rows must be ordered: "
                         + rule.maxComplexity() + " is below the previous row's " + before.maxComplexity()));
             } else if (rule.maxTokens() == before.maxTokens() && rule.maxComplexity() == before.maxComplexity()) {
-                out.add(new PolicyViolation(path("tierTable", i), "the row can never match: row " + (i - 1)
+                out.add(new PolicyViolation(at + path(i), "the row can never match: row " + (i - 1)
                         + " has the same bounds"));
             }
         }
     }
 
     /** A chain lists the tiers tried after its own, in order; walking it must end without visiting a tier twice. */
-    private static void chains(PolicyDocument policy, Set<String> tiers, List<PolicyViolation> out) {
-        new TreeMap<>(policy.chains()).forEach((tier, chain) -> {
+    private static void chains(Map<String, List<String>> chains, Set<String> tiers, String at,
+            List<PolicyViolation> out) {
+        new TreeMap<>(chains).forEach((tier, chain) -> {
             if (!tiers.contains(tier)) {
-                out.add(new PolicyViolation(path("chains", tier), unknownTier(tier, tiers)));
+                out.add(new PolicyViolation(at + path(tier), unknownTier(tier, tiers)));
             }
             Set<String> visited = new LinkedHashSet<>();
             visited.add(tier);
             for (int i = 0; i < chain.size(); i++) {
                 String next = chain.get(i);
                 if (!tiers.contains(next)) {
-                    out.add(new PolicyViolation(path("chains", tier, i), unknownTier(next, tiers)));
+                    out.add(new PolicyViolation(at + path(tier, i), unknownTier(next, tiers)));
                 }
                 if (!visited.add(next)) {
-                    out.add(new PolicyViolation(path("chains", tier, i), "cycle: the chain of '" + tier
+                    out.add(new PolicyViolation(at + path(tier, i), "cycle: the chain of '" + tier
                             + "' comes back to '" + next + "' (" + String.join(" -> ", visited) + " -> " + next
                             + "); a chain must end"));
                 }
@@ -191,6 +191,12 @@ public final class PolicySemantics {
         new TreeMap<>(policy.apiKeyOverrides()).forEach((key, override) -> {
             thresholds(override.thresholds(), path("apiKeyOverrides", key, "thresholds"), out);
             limits(override.limits(), tiers, path("apiKeyOverrides", key, "limits"), false, out);
+            if (override.tierTable() != null) {
+                tierTable(override.tierTable(), tiers, path("apiKeyOverrides", key, "tierTable"), out);
+            }
+            if (override.chains() != null) {
+                chains(override.chains(), tiers, path("apiKeyOverrides", key, "chains"), out);
+            }
         });
     }
 

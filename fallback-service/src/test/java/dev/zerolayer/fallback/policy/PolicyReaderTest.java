@@ -175,6 +175,32 @@ class PolicyReaderTest {
     }
 
     @Test
+    void anOverridesOwnTierTableChainsHopLimitAndRefusalHandlingAreReadAndChecked() {
+        ObjectNode tree = defaults();
+        ObjectNode override = ((ObjectNode) tree.get("apiKeyOverrides")).putObject("k-cheap");
+        override.putArray("tierTable").addObject().put("maxTokens", 2147483647).put("maxComplexity", 1.0)
+                .put("tier", "haiku");
+        override.putObject("chains").putArray("haiku");
+        override.put("hopLimit", 1);
+        override.putObject("refusalFallback").put("mode", "annotate");
+        PolicyDocument read = READER.read(tree.toString(), PolicyFormat.JSON);
+        var parsed = read.apiKeyOverrides().get("k-cheap");
+        assertThat(parsed.tierTable()).hasSize(1);
+        assertThat(parsed.chains()).containsOnlyKeys("haiku");
+        assertThat(parsed.hopLimit()).isEqualTo(1);
+        assertThat(read.forApiKey("k-cheap").tierTable().get(0).tier()).isEqualTo("haiku");
+
+        assertThat(violations(t -> ((ObjectNode) t.get("apiKeyOverrides")).putObject("k-1").putObject("chains")
+                .putArray("haiku").add("sonnet").add("haiku"))).extracting(PolicyViolation::pointer)
+                .containsExactly("/apiKeyOverrides/k-1/chains/haiku/1");
+        assertThat(violations(t -> ((ObjectNode) t.get("apiKeyOverrides")).putObject("k-1").putArray("tierTable")
+                .addObject().put("maxTokens", 10).put("maxComplexity", 1.0).put("tier", "mythos")))
+                .extracting(PolicyViolation::pointer).containsExactly("/apiKeyOverrides/k-1/tierTable/0/tier");
+        assertThat(violations(t -> ((ObjectNode) t.get("apiKeyOverrides")).putObject("k-1").put("hopLimit", 99)))
+                .extracting(PolicyViolation::pointer).containsExactly("/apiKeyOverrides/k-1/hopLimit");
+    }
+
+    @Test
     void everyViolationIsReportedAtOnce() {
         List<PolicyViolation> found = violations(t -> {
             ((ArrayNode) t.get("chains").get("opus")).add("opus");

@@ -291,7 +291,7 @@ public class GatewayHandler {
                     }
                     usage(scope, body);
                     metrics.ttfb(scope.dispatch.ttfbNanos());
-                    RefusalFallback refusal = policy.document().refusalFallback();
+                    RefusalFallback refusal = policy.documentFor(scope.keyId).refusalFallback();
                     if (refusal.mode() != RefusalFallback.Mode.OFF && scope.refusalHandling == null
                             && isRefusal(scope.api, body)) {
                         if (refusal.mode() == RefusalFallback.Mode.ANNOTATE) {
@@ -320,7 +320,7 @@ public class GatewayHandler {
     private Mono<ServerResponse> retryOnNextTier(RequestScope scope, ObjectNode refused) {
         scope.refusalHandling = "kept";
         String served = scope.tier();
-        List<String> chain = policy.document().chains().getOrDefault(served, List.of());
+        List<String> chain = policy.documentFor(scope.keyId).chains().getOrDefault(served, List.of());
         String next = chain.stream().filter(tier -> !tier.equals(served)).findFirst().orElse(null);
         if (next == null) {
             return answer(scope, refused);

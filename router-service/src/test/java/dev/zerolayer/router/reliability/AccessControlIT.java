@@ -49,8 +49,8 @@ class AccessControlIT {
     @Test
     void everyClientEndpointDemandsAConfiguredKey() throws Exception {
         String servers = SharedKafka.broker().bootstrapServers();
-        try (TestFleet fleet = new TestFleet();
-             KafkaTestClient kafka = new KafkaTestClient(servers);
+        try (KafkaTestClient kafka = new KafkaTestClient(servers);
+             TestFleet fleet = new TestFleet();
              RunningService router = RunningService.start(RouterApplication.class, servers,
                      "zerolayer.api-keys=" + KEY + "," + SECOND_KEY)) {
             fleet.publishTo(router, kafka);

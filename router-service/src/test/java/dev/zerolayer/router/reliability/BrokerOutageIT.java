@@ -43,8 +43,8 @@ class BrokerOutageIT {
     @Test
     void routingContinuesThroughA30SecondOutageAndNoDecisionEventIsLost() throws Exception {
         try (KraftBroker broker = KraftBroker.create(dir.resolve("kafka")).start();
-                TestFleet fleet = new TestFleet();
                 KafkaTestClient kafka = new KafkaTestClient(broker.bootstrapServers());
+                TestFleet fleet = new TestFleet();
                 RunningService router = RunningService.start(RouterApplication.class, broker.bootstrapServers())) {
             // Given a router serving a defined fleet
             fleet.publishTo(router, kafka);

@@ -58,8 +58,8 @@ class ClientApiFuzzIT {
     private void fuzzRouter(String surface, java.util.function.Supplier<HttpClient> clients) throws Exception {
         String servers = SharedKafka.broker().bootstrapServers();
         Map<Integer, Integer> statuses = new TreeMap<>();
-        try (TestFleet fleet = new TestFleet();
-             KafkaTestClient kafka = new KafkaTestClient(servers);
+        try (KafkaTestClient kafka = new KafkaTestClient(servers);
+             TestFleet fleet = new TestFleet();
              RunningService router = RunningService.start(RouterApplication.class, servers)) {
             fleet.publishTo(router, kafka);
             ClientBodies.fuzz(surface, CASES, (random, i) -> {

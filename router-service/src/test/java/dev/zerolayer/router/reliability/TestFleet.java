@@ -37,6 +37,7 @@ public final class TestFleet implements AutoCloseable {
     private final List<FakeNode> nodes = new ArrayList<>();
     private final List<NodeHealth> health = new ArrayList<>();
     private final FallbackPolicy policy;
+    private volatile KafkaTestClient publishedWith;
 
     public TestFleet() throws IOException {
         for (String tier : List.of("haiku", "sonnet", "opus")) {
@@ -76,6 +77,7 @@ public final class TestFleet implements AutoCloseable {
     /** Publishes policy and node health, then waits until the router's views hold exactly them. */
     @SuppressWarnings("unchecked")
     public void publishTo(RunningService router, KafkaTestClient kafka) {
+        this.publishedWith = kafka;
         await().atMost(WAIT).until(() -> router.bean(TopicGuard.class).ready());
         kafka.publish(Topics.FALLBACK_POLICY, policy);
         health.forEach(node -> kafka.publish(Topics.TELEMETRY_NODE_HEALTH, node));
@@ -85,8 +87,17 @@ public final class TestFleet implements AutoCloseable {
                 && policies.get(FallbackPolicy.KEY).map(p -> p.version() == policy.version()).orElse(false));
     }
 
+    /** Closes the fake nodes and, when published, removes the fleet's node-health records (tombstones). */
     @Override
     public void close() {
         nodes.forEach(FakeNode::close);
+        KafkaTestClient kafka = publishedWith;
+        if (kafka != null) {
+            try {
+                health.forEach(node -> kafka.send(Topics.TELEMETRY_NODE_HEALTH, node.nodeId(), null));
+            } catch (IllegalStateException e) {
+                // the client or its broker is already gone (a test that closes them first): nothing to remove
+            }
+        }
     }
 }
