@@ -42,6 +42,13 @@ class VllmKvBridgeTest {
                     send(pub, "kv@vllm-a", seq[0]++, VllmStreamTranslatorTest.stored("GPU", 77L));
                     return bridge.queued() > 0;
                 });
+                // probes still in flight when the loop ended arrive right after it: wait until the count holds still
+                java.util.concurrent.atomic.AtomicInteger last = new java.util.concurrent.atomic.AtomicInteger(-1);
+                await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200))
+                        .until(() -> {
+                            int now = bridge.queued();
+                            return now == last.getAndSet(now);
+                        });
                 int probes = bridge.queued();
 
                 send(pub, "other@x", seq[0]++, VllmFrames.fixtureBatch()); // filtered by the subscription
@@ -50,7 +57,7 @@ class VllmKvBridgeTest {
                 pub.send(new byte[] {1, 2}); // two frames only
                 send(pub, "kv@vllm-a", seq[0]++, VllmFrames.fixtureBatch());
 
-                await().atMost(Duration.ofSeconds(10)).until(() -> bridge.queued() == probes + 3);
+                await().atMost(Duration.ofSeconds(20)).until(() -> bridge.queued() == probes + 3);
                 assertThat(meters.counter("zerolayer.cache.bridge.frames", "outcome", "malformed").count())
                         .isEqualTo(2.0);
                 assertThat(published).as("nothing goes while the broker refuses").isEmpty();
