@@ -323,8 +323,12 @@ class ComplexityServiceIT {
     private static final class Http {
 
         private final String base;
-        private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(2)).build();
+        // A fresh connection per request: the JDK client's pooled HTTP/1.1 connections intermittently stalled a
+        // request against Reactor Netty on a loaded machine (seen in several modules' ITs); no test here is about reuse
+        private static HttpClient client() {
+            return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2))
+                    .build();
+        }
 
         Http(String base) {
             this.base = base;
@@ -344,7 +348,7 @@ class ComplexityServiceIT {
                 request.header("authorization", authorization);
             }
             try {
-                return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+                return client().send(request.build(), HttpResponse.BodyHandlers.ofString());
             } catch (IOException e) {
                 throw new UncheckedIOException(method + " " + path + " failed", e);
             } catch (InterruptedException e) {

@@ -15,9 +15,12 @@ import org.springframework.context.ConfigurableApplicationContext;
 public final class RunningService implements AutoCloseable {
 
     private final ConfigurableApplicationContext context;
-    // Plain HTTP/1.1 (no h2c upgrade attempts) and one client per service, so no pooled connection outlives its server.
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(2)).build();
+    // Plain HTTP/1.1 (no h2c upgrade attempts) on a fresh connection per request: the JDK client's pooled connections
+    // intermittently stalled a request against Reactor Netty on a loaded machine; no test here is about reuse.
+    private static HttpClient http() {
+        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2))
+                .build();
+    }
 
     private RunningService(ConfigurableApplicationContext context) {
         this.context = context;
@@ -51,7 +54,7 @@ public final class RunningService implements AutoCloseable {
 
     public HttpResponse<String> get(String path) {
         try {
-            return http.send(HttpRequest.newBuilder(URI.create(baseUrl() + path)).timeout(Duration.ofSeconds(10))
+            return http().send(HttpRequest.newBuilder(URI.create(baseUrl() + path)).timeout(Duration.ofSeconds(10))
                     .GET().build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new IllegalStateException("GET " + path + " failed", e);
