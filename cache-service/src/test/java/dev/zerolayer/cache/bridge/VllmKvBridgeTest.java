@@ -43,11 +43,11 @@ class VllmKvBridgeTest {
                     return bridge.queued() > 0;
                 });
                 // probes still in flight when the loop ended arrive right after it: wait until the count holds still
-                java.util.concurrent.atomic.AtomicInteger last = new java.util.concurrent.atomic.AtomicInteger(-1);
+                java.util.concurrent.atomic.AtomicInteger lastCount = new java.util.concurrent.atomic.AtomicInteger(-1);
                 await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200))
                         .until(() -> {
                             int now = bridge.queued();
-                            return now == last.getAndSet(now);
+                            return now == lastCount.getAndSet(now);
                         });
                 int probes = bridge.queued();
 
