@@ -38,7 +38,8 @@ class VllmKvBridgeTest {
             try {
                 // PUB drops messages until the subscriber is connected: send a probe until one arrives
                 long[] seq = {0};
-                await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() -> {
+                // in this thread: a ZeroMQ socket must not be used from Awaitility's polling threads
+                await().pollInSameThread().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() -> {
                     send(pub, "kv@vllm-a", seq[0]++, VllmStreamTranslatorTest.stored("GPU", 77L));
                     return bridge.queued() > 0;
                 });
