@@ -119,7 +119,8 @@ class CacheServiceIT {
                 byte[] stored = storedBatch(List.of(Long.parseUnsignedLong("17705339885301241772"),
                         Long.parseUnsignedLong("13360521540053240825")));
                 long[] seq = {0};
-                await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> {
+                // in this thread: a ZeroMQ socket must not be used from Awaitility's polling threads
+                await().pollInSameThread().atMost(WAIT).pollInterval(Duration.ofMillis(200)).until(() -> {
                     zmqSend(pub, "kv@" + vllm, seq[0]++, new byte[] {(byte) 0xc1});
                     zmqSend(pub, "kv@" + vllm, seq[0]++, stored);
                     return index.holds(Long.parseUnsignedLong("17705339885301241772"), vllm);
