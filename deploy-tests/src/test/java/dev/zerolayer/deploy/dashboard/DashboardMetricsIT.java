@@ -25,9 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.junit.jupiter.api.AfterAll;
@@ -63,17 +60,10 @@ class DashboardMetricsIT {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, servers))) {
             new TopicProvisioner(admin, (short) 1).ensure(ProvisionTopics.allWithDeadLetters());
         }
-        ExecutorService starter = Executors.newFixedThreadPool(ServiceConfig.MODULES.size());
-        try {
-            Map<String, Future<RunningService>> starting = new LinkedHashMap<>();
-            for (String module : ServiceConfig.MODULES) {
-                starting.put(module, starter.submit(() -> start(module, servers)));
-            }
-            for (var entry : starting.entrySet()) {
-                SERVICES.put(entry.getKey(), entry.getValue().get());
-            }
-        } finally {
-            starter.shutdown();
+        // one after the other: Spring Boot's logging initialisation is not safe for contexts starting in parallel in
+        // one JVM (a ConcurrentModificationException in LoggingApplicationListener was seen on CI)
+        for (String module : ServiceConfig.MODULES) {
+            SERVICES.put(module, start(module, servers));
         }
     }
 
