@@ -57,11 +57,15 @@ class TelemetryReliabilityIT {
             MeterRegistry meters = service.bean(MeterRegistry.class);
 
             // Given a registered node whose samples are applied
-            kafka.publish(Topics.TELEMETRY_SAMPLES, NodeRegistration.of(node, "haiku", "haiku-l4", null,
-                    "http://127.0.0.1:18100", UpstreamProtocol.ANTHROPIC, "claude-haiku-4-5", 8, "2xL4"));
-            kafka.publish(Topics.TELEMETRY_SAMPLES, sample(node, 1));
-            await().atMost(WAIT).until(() -> tracker.snapshot(node).map(h -> h.queueDepth() == 1
-                    && h.state() != NodeState.DOWN).orElse(false));
+            // (a node publishes a fresh sample every poll, as a live one does: a single sample can go stale while
+            // the service's consumer is still being bound on a slow machine)
+            await().atMost(WAIT).pollInSameThread().until(() -> {
+                kafka.publish(Topics.TELEMETRY_SAMPLES, NodeRegistration.of(node, "haiku", "haiku-l4", null,
+                        "http://127.0.0.1:18100", UpstreamProtocol.ANTHROPIC, "claude-haiku-4-5", 8, "2xL4"));
+                kafka.publish(Topics.TELEMETRY_SAMPLES, sample(node, 1));
+                return tracker.snapshot(node).map(h -> h.queueDepth() == 1 && h.state() != NodeState.DOWN)
+                        .orElse(false);
+            });
             double rejectedBefore = rejected(meters);
 
             // When hundreds of records that cannot be read arrive, each under a key of this run
