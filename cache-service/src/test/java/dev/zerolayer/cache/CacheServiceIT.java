@@ -32,11 +32,13 @@ import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
@@ -46,12 +48,15 @@ import org.msgpack.core.MessagePack;
 import org.zeromq.SocketType;
 import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * cache-service against the real broker and real HTTP: KV events (with duplicates, late and unknown removals, clears,
  * poison) and a real ZeroMQ vLLM publisher in → index entries and tombstones out; decisions in → approximate blocks,
  * sessions and a prewarm command out; stickiness yields to health; a DOWN node leaves the index; stats and lookup over
- * HTTP; after a restart the index and the sessions are rebuilt from Kafka.
+ * HTTP; after a restart the index and the sessions are rebuilt from Kafka and the compacted topics hold the same latest
+ * value per key as before the restart (but for what changed meanwhile); only health and prometheus on the actuator.
  */
 @ExtendWith(SharedKafka.class)
 class CacheServiceIT {
@@ -60,6 +65,9 @@ class CacheServiceIT {
     private static final String[] FAST = {"zerolayer.cache.publish-interval=50ms",
         "zerolayer.cache.maintenance-interval=200ms", "zerolayer.cache.down-grace=1s"};
     private static final Random RANDOM = new Random();
+    private static final List<String> HIDDEN_ACTUATORS = List.of("/actuator/env", "/actuator/beans",
+            "/actuator/configprops", "/actuator/heapdump", "/actuator/threaddump", "/actuator/loggers",
+            "/actuator/mappings", "/actuator/shutdown");
 
     private static String servers() {
         return SharedKafka.broker().bootstrapServers();
@@ -202,7 +210,15 @@ class CacheServiceIT {
                         .contains("\"type\":\"invalid_request_error\"")
                         .contains("\"message\":\"messages.0.role: must be one of assistant, user\"");
                 assertThat(post(service, "/v1/cache/lookup", "").statusCode()).isEqualTo(400);
+
+                // And the actuator shows health and prometheus only
                 assertThat(service.get("/actuator/health").statusCode()).isEqualTo(200);
+                assertThat(service.get("/actuator/prometheus").statusCode()).isEqualTo(200);
+                for (String path : HIDDEN_ACTUATORS) {
+                    assertThat(service.get(path).statusCode()).as(path).isEqualTo(404);
+                }
+                assertThat(post(service, "/actuator/shutdown", "{}").statusCode()).isEqualTo(404);
+                assertThat(service.isActive()).isTrue();
             }
         }
     }
@@ -226,6 +242,13 @@ class CacheServiceIT {
                 await().atMost(WAIT).untilAsserted(() -> assertThat(sessionOf(kafka, session).similarStreak())
                         .isEqualTo(2));
             }
+            // (stopped: nothing publishes on the compacted topics any more) what they hold before the restart
+            Map<String, JsonNode> indexBefore = latestContent(kafka, Topics.CACHE_KV_INDEX);
+            Map<String, JsonNode> sessionsBefore = latestContent(kafka, Topics.CACHE_SESSIONS);
+            Map<Integer, Long> indexEnd = endOffsets(kafka, Topics.CACHE_KV_INDEX);
+            Map<Integer, Long> sessionsEnd = endOffsets(kafka, Topics.CACHE_SESSIONS);
+            assertThat(indexBefore).containsKeys(key(c[0]), key(c[1]), key(p[0]), key(p[4]));
+            assertThat(sessionsBefore).containsKey(session);
 
             // When, while the service is stopped, the node drops one block, stores another and goes DOWN briefly
             kafka.publish(Topics.CACHE_KV_EVENTS, kv(e, 2, KvEventType.BLOCK_REMOVED, c[0]));
@@ -252,10 +275,101 @@ class CacheServiceIT {
                         .containsPattern("\"stateRestorer\":\\{\"details\":\\{\"blocks\":\\d+,[^}]*},\"status\":\"UP\"");
                 assertThat(second.get("/v1/cache/stats").body()).contains("\"restored\":{");
             }
+
+            // Then, the restarted service stopped too, the compacted topics hold the same latest value per key as
+            // before, but for what changed meanwhile (c0 removed, c2 stored) and what the third prompt changed (its
+            // new block p5, the session): no key lost, no value changed or flapped back, no conflicting entry
+            Map<String, JsonNode> indexAfter = latestContent(kafka, Topics.CACHE_KV_INDEX);
+            Map<String, JsonNode> sessionsAfter = latestContent(kafka, Topics.CACHE_SESSIONS);
+            assertSameLatest(Topics.CACHE_KV_INDEX, indexBefore, indexAfter, Set.of(key(c[0])));
+            assertNoOtherValueSince(kafka, Topics.CACHE_KV_INDEX, indexEnd, indexBefore, Set.of(key(c[0])));
+            assertNoOtherValueSince(kafka, Topics.CACHE_SESSIONS, sessionsEnd, sessionsBefore, Set.of(session));
+            assertThat(indexAfter.get(key(c[0]))).as("c0 tombstoned").isNull();
+            assertThat(indexAfter.get(key(c[2])).get("nodes").toString()).isEqualTo("[\"" + e + "\"]");
+            assertThat(indexAfter.get(key(p[5])).get("nodes").toString()).isEqualTo("[\"" + f + "\"]");
+            assertSameLatest(Topics.CACHE_SESSIONS, sessionsBefore, sessionsAfter, Set.of(session));
+            assertThat(sessionsAfter.get(session).get("similarStreak").asInt()).isEqualTo(3);
+            indexAfter.forEach((block, entry) -> {
+                if (entry != null) {
+                    assertThat(Long.toUnsignedString(entry.get("blockHash").asLong())).isEqualTo(block);
+                    List<String> nodes = new ArrayList<>();
+                    entry.get("nodes").forEach(node -> nodes.add(node.asString()));
+                    assertThat(nodes).as("holders of %s", block).isNotEmpty().doesNotHaveDuplicates();
+                }
+            });
+            sessionsAfter.forEach((hash, entry) -> {
+                if (entry != null) {
+                    assertThat(entry.get("sessionHash").asString()).isEqualTo(hash);
+                }
+            });
         }
     }
 
     // ---- helpers ----
+
+    /**
+     * The latest value per key of a compacted topic, as JSON without its envelope (event id and time, which a
+     * republication may renew); null for a tombstone.
+     */
+    private static Map<String, JsonNode> latestContent(KafkaTestClient kafka, String topic) {
+        Map<String, JsonNode> latest = new HashMap<>();
+        for (ConsumerRecord<byte[], byte[]> record : kafka.readAll(topic)) {
+            String key = new String(record.key(), StandardCharsets.UTF_8);
+            if (record.value() == null) {
+                latest.put(key, null);
+            } else {
+                ObjectNode content = (ObjectNode) EventCodec.mapper().readTree(record.value());
+                content.remove("eventId");
+                content.remove("occurredAt");
+                latest.put(key, content);
+            }
+        }
+        return latest;
+    }
+
+    /** The next offset per partition of a topic: what a later read must start after. */
+    private static Map<Integer, Long> endOffsets(KafkaTestClient kafka, String topic) {
+        Map<Integer, Long> end = new HashMap<>();
+        for (ConsumerRecord<byte[], byte[]> record : kafka.readAll(topic)) {
+            end.merge(record.partition(), record.offset() + 1, Math::max);
+        }
+        return end;
+    }
+
+    /**
+     * No record written since {@code end} gives a key of {@code before} (other than {@code changed}) another value,
+     * not even for a moment: a restart may republish a key, never flap it.
+     */
+    private static void assertNoOtherValueSince(KafkaTestClient kafka, String topic, Map<Integer, Long> end,
+            Map<String, JsonNode> before, Set<String> changed) {
+        for (ConsumerRecord<byte[], byte[]> record : kafka.readAll(topic)) {
+            String key = new String(record.key(), StandardCharsets.UTF_8);
+            if (record.offset() >= end.getOrDefault(record.partition(), 0L) && before.containsKey(key)
+                    && !changed.contains(key)) {
+                JsonNode content = null;
+                if (record.value() != null) {
+                    ObjectNode node = (ObjectNode) EventCodec.mapper().readTree(record.value());
+                    node.remove("eventId");
+                    node.remove("occurredAt");
+                    content = node;
+                }
+                assertThat(content).as("%s: %s republished at partition %d offset %d", topic, key, record.partition(),
+                        record.offset()).isEqualTo(before.get(key));
+            }
+        }
+    }
+
+    /** Every key of {@code before} is still there after, with the same latest value unless it is {@code changed}. */
+    private static void assertSameLatest(String topic, Map<String, JsonNode> before, Map<String, JsonNode> after,
+            Set<String> changed) {
+        assertThat(after.keySet()).as("%s: keys lost over the restart", topic).containsAll(before.keySet());
+        for (Map.Entry<String, JsonNode> entry : before.entrySet()) {
+            if (!changed.contains(entry.getKey())) {
+                assertThat(after.get(entry.getKey())).as("%s: latest value of %s", topic, entry.getKey())
+                        .isEqualTo(entry.getValue());
+            }
+        }
+    }
 
     private static String key(long block) {
         return Long.toUnsignedString(block);

@@ -41,8 +41,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * complexity-service against the real broker and over real HTTP: counts decisions per tier and dead-letters poison;
- * publishes the built-in model on a first start and keeps an uploaded one across restarts; validates uploads behind the
- * admin token; scores, baselines and calibrates.
+ * publishes the built-in model on a first start and keeps an uploaded one across restarts (the compacted model topic
+ * unchanged by the restart, publishing resumed after it); validates uploads behind the admin token; scores, baselines
+ * and calibrates; only health and prometheus on the actuator.
  */
 @ExtendWith(SharedKafka.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -50,6 +51,9 @@ class ComplexityServiceIT {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final String ADMIN_TOKEN = "it-admin-" + UUID.randomUUID();
+    private static final List<String> HIDDEN_ACTUATORS = List.of("/actuator/env", "/actuator/beans",
+            "/actuator/configprops", "/actuator/heapdump", "/actuator/threaddump", "/actuator/loggers",
+            "/actuator/mappings", "/actuator/shutdown");
 
     private static String servers() {
         return SharedKafka.broker().bootstrapServers();
@@ -101,6 +105,14 @@ class ComplexityServiceIT {
             assertThat(service.get("/actuator/health").statusCode()).isEqualTo(200);
             assertThat(service.get("/actuator/prometheus").body())
                     .contains("zerolayer_events_rejected_total{reason=\"malformed\"");
+
+            // And the actuator shows health and prometheus only
+            for (String path : HIDDEN_ACTUATORS) {
+                assertThat(service.get(path).statusCode()).as(path).isEqualTo(404);
+            }
+            assertThat(new Http(service.baseUrl()).send("POST", "/actuator/shutdown", null, null).statusCode())
+                    .isEqualTo(404);
+            assertThat(service.isActive()).isTrue();
         }
     }
 
@@ -259,15 +271,35 @@ class ComplexityServiceIT {
                 assertThat(http.get("/v1/nothing-here").statusCode()).isEqualTo(404);
             }
 
+            // (stopped) what the compacted model topic holds before the restart
+            Map<String, JsonNode> before = latestContent(kafka, Topics.COMPLEXITY_MODEL);
+            long endBefore = endOffset(kafka, Topics.COMPLEXITY_MODEL);
+
             // When the service restarts, it reads the uploaded model back and does not replace it
+            String next = "cx-it-" + UUID.randomUUID().toString().substring(0, 8);
             try (RunningService restarted = RunningService.start(ComplexityApplication.class, servers(), properties)) {
                 ModelOwner owner = restarted.bean(ModelOwner.class);
                 await().atMost(WAIT).until(owner::ready);
                 assertThat(owner.publishedBuiltIn()).isFalse();
-                assertThat(new Http(restarted.baseUrl()).get("/v1/complexity/model").body())
+                Http again = new Http(restarted.baseUrl());
+                assertThat(again.get("/v1/complexity/model").body())
                         .contains("\"modelVersion\":\"" + uploaded + "\"");
                 assertThat(latestModel(kafka).modelVersion()).isEqualTo(uploaded);
+                // the topic is unchanged: same latest value per key, nothing republished
+                assertThat(latestContent(kafka, Topics.COMPLEXITY_MODEL)).isEqualTo(before);
+                assertThat(endOffset(kafka, Topics.COMPLEXITY_MODEL)).as("no record written").isEqualTo(endBefore);
+
+                // And it resumes publishing: the next upload is on the topic and active
+                HttpResponse<String> nextUpload = again.send("PUT", "/v1/complexity/model", model(next, 1.2, m -> { }),
+                        "Bearer " + ADMIN_TOKEN);
+                assertThat(nextUpload.statusCode()).as(nextUpload.body()).isEqualTo(200);
+                assertThat(nextUpload.body()).contains("\"previousVersion\":\"" + uploaded + "\"");
+                assertThat(latestModel(kafka).modelVersion()).isEqualTo(next);
             }
+            // The compacted topic holds one model under its one key, the last one uploaded
+            Map<String, JsonNode> after = latestContent(kafka, Topics.COMPLEXITY_MODEL);
+            assertThat(after.keySet()).containsExactly(ComplexityModel.KEY);
+            assertThat(after.get(ComplexityModel.KEY).get("modelVersion").asString()).isEqualTo(next);
         }
     }
 
@@ -296,6 +328,31 @@ class ComplexityServiceIT {
 
     private static byte[] json(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The latest value per key of a compacted topic, as JSON without its envelope (event id and time, which a
+     * republication may renew); null for a tombstone.
+     */
+    private static Map<String, JsonNode> latestContent(KafkaTestClient kafka, String topic) {
+        Map<String, JsonNode> latest = new java.util.HashMap<>();
+        for (ConsumerRecord<byte[], byte[]> record : kafka.readAll(topic)) {
+            String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
+            if (record.value() == null) {
+                latest.put(key, null);
+            } else {
+                ObjectNode content = (ObjectNode) EventCodec.mapper().readTree(record.value());
+                content.remove("eventId");
+                content.remove("occurredAt");
+                latest.put(key, content);
+            }
+        }
+        return latest;
+    }
+
+    /** One past the last offset written to a one-partition topic (compaction never removes the last record). */
+    private static long endOffset(KafkaTestClient kafka, String topic) {
+        return kafka.readAll(topic).stream().mapToLong(record -> record.offset() + 1).max().orElse(0);
     }
 
     /** The latest readable model under key {@code active}, or null when the topic has none. */

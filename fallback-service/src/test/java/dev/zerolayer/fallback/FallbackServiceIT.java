@@ -60,7 +60,9 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * fallback-service against the real broker and over real HTTP, started once (and restarted once at the end) with a
  * clock the test moves: default policy published at first start; admin token and If-Match rules; YAML and JSON
  * changes published within a second; bad input refused with the field named; dry run; history and rollback; counts,
- * dead-lettering; the fallback-rate alert firing and resolving; history and active version kept across a restart.
+ * dead-lettering; the fallback-rate alert firing and resolving; history and active version kept across a restart,
+ * which republishes nothing (policy and alert topics compared before and after) and after which publishing resumes;
+ * only health and prometheus on the actuator.
  */
 @ExtendWith(SharedKafka.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -172,6 +174,15 @@ class FallbackServiceIT {
         assertThat(service.get("/actuator/health").statusCode()).isEqualTo(200);
         assertThat(service.get("/actuator/prometheus").body())
                 .contains("zerolayer_events_rejected_total{reason=\"malformed\"");
+
+        // And the actuator shows health and prometheus only
+        for (String path : List.of("/actuator/env", "/actuator/beans", "/actuator/configprops", "/actuator/heapdump",
+                "/actuator/threaddump", "/actuator/loggers", "/actuator/mappings", "/actuator/shutdown")) {
+            assertThat(service.get(path).statusCode()).as(path).isEqualTo(404);
+        }
+        assertThat(send("POST", "/actuator/shutdown", null, Map.of("Authorization", ADMIN)).statusCode())
+                .isEqualTo(404);
+        assertThat(service.get("/v1/policy").statusCode()).isEqualTo(200);
     }
 
     @Test
@@ -362,6 +373,12 @@ class FallbackServiceIT {
     void aRestartKeepsTheHistoryAndTheActiveVersion() {
         long active = latestPolicy().version();
         service.close();
+        // (stopped) what the policy topic (compacted) and the alerts topic hold before the restart
+        Map<String, JsonNode> policyBefore = latestContent(Topics.FALLBACK_POLICY);
+        Map<String, JsonNode> alertsBefore = latestContent(Topics.FALLBACK_ALERTS);
+        long policyEnd = endOffset(Topics.FALLBACK_POLICY);
+        long alertsEnd = endOffset(Topics.FALLBACK_ALERTS);
+        assertThat(alertsBefore).containsKeys("tier:opus", "apiKey:k-alert");
         service = startService();
 
         assertThat(service.get("/v1/policy").headers().firstValue("ETag")).contains("\"" + active + "\"");
@@ -372,9 +389,24 @@ class FallbackServiceIT {
         assertThat(service.get("/actuator/health").body()).contains("\"policyStore\"")
                 .contains("\"version\":" + active);
 
+        // The rebuilt service consumes again (a decision counted; the monitor ticks every 100 ms meanwhile) and
+        // republished nothing: same latest value per key, no record written, no alert re-sent
+        FallbackCounts counts = service.bean(FallbackCounts.class);
+        TierStats haiku = counts.tier("haiku");
+        kafka.publish(Topics.ROUTER_DECISIONS, decision("haiku", "k-restart", false, List.of("tier_table")));
+        await().atMost(WAIT).until(() -> counts.tier("haiku").decisions() == haiku.decisions() + 1);
+        assertThat(latestContent(Topics.FALLBACK_POLICY)).isEqualTo(policyBefore);
+        assertThat(latestContent(Topics.FALLBACK_ALERTS)).isEqualTo(alertsBefore);
+        assertThat(endOffset(Topics.FALLBACK_POLICY)).isEqualTo(policyEnd);
+        assertThat(endOffset(Topics.FALLBACK_ALERTS)).isEqualTo(alertsEnd);
+
+        // And it resumes publishing: the next change is on the topic
         HttpResponse<String> next = put(edited(t -> ((ObjectNode) t.get("resilience")).put("hopLimit", 2)),
                 "application/json", ADMIN, "\"" + active + "\"");
         assertThat(next.headers().firstValue("ETag")).contains("\"" + (active + 1) + "\"");
+        assertThat(latestPolicy().version()).isEqualTo(active + 1);
+        assertThat(latestPolicy().document().resilience().hopLimit()).isEqualTo(2);
+        assertThat(latestContent(Topics.FALLBACK_POLICY).keySet()).containsExactly(FallbackPolicy.KEY);
     }
 
     // --- helpers ---------------------------------------------------------------------------------------------------
@@ -392,6 +424,31 @@ class FallbackServiceIT {
             alerts.add(EventCodec.decode(record.value(), FallbackAlert.class));
         }
         return alerts;
+    }
+
+    /**
+     * The latest value per key of a topic, as JSON without its envelope (event id and time, which a republication may
+     * renew); null for a tombstone.
+     */
+    private Map<String, JsonNode> latestContent(String topic) {
+        Map<String, JsonNode> latest = new java.util.HashMap<>();
+        for (ConsumerRecord<byte[], byte[]> record : kafka.readAll(topic)) {
+            String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
+            if (record.value() == null) {
+                latest.put(key, null);
+            } else {
+                ObjectNode content = (ObjectNode) json(new String(record.value(), StandardCharsets.UTF_8));
+                content.remove("eventId");
+                content.remove("occurredAt");
+                latest.put(key, content);
+            }
+        }
+        return latest;
+    }
+
+    /** One past the last offset written to a one-partition topic (compaction never removes the last record). */
+    private long endOffset(String topic) {
+        return kafka.readAll(topic).stream().mapToLong(record -> record.offset() + 1).max().orElse(0);
     }
 
     private JsonNode stats() {

@@ -119,8 +119,11 @@ class FullStackIT {
 
             // When the faults end, then the saturated node is HEALTHY and eligible again
             for (String node : List.of("haiku-l4-0", "haiku-l4-1", "sonnet-a100-40g-0")) {
-                http.send(HttpRequest.newBuilder(URI.create(SIMULATOR + "/admin/nodes/" + node + "/faults")).DELETE()
-                        .build(), HttpResponse.BodyHandlers.discarding());
+                HttpResponse<String> cleared = http.send(HttpRequest.newBuilder(
+                        URI.create(SIMULATOR + "/admin/nodes/" + node + "/faults"))
+                        .header("authorization", "Bearer " + ADMIN_TOKEN).DELETE().build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(cleared.statusCode()).as(cleared.body()).isEqualTo(200);
             }
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
                     assertThat(explainCandidates(router).get("sonnet-a100-40g-0")).isEqualTo("eligible"));
@@ -340,7 +343,7 @@ class FullStackIT {
             }
             HttpResponse<String> injected = http.send(HttpRequest.newBuilder(
                     URI.create(SIMULATOR + "/admin/nodes/" + fault.node() + "/faults"))
-                    .header("content-type", "application/json")
+                    .header("content-type", "application/json").header("authorization", "Bearer " + ADMIN_TOKEN)
                     .POST(HttpRequest.BodyPublishers.ofString("{\"type\":\"" + fault.type()
                             + "\",\"durationMs\":120000,\"intensity\":" + fault.intensity() + "}")).build(),
                     HttpResponse.BodyHandlers.ofString());

@@ -1,6 +1,7 @@
 package dev.zerolayer.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.zerolayer.contracts.cache.KvCacheEvent;
@@ -21,6 +22,11 @@ import dev.zerolayer.simulator.node.PromptTokenizer;
 import dev.zerolayer.simulator.node.SimulatedNode;
 import dev.zerolayer.simulator.prewarm.PrewarmInbox;
 import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -29,23 +35,31 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.core.env.Environment;
 
 /**
  * node-simulator against the real broker: its nodes register and sample on {@code telemetry.samples.v1}, report their
  * KV cache on {@code cache.kv-events.v1} (served prompts, prewarm commands, crashes), and prewarm commands are
- * recorded per node with poison dead-lettered.
+ * recorded per node with poison dead-lettered. Its admin API binds loopback by default and its mutating endpoints need
+ * the admin token; its actuator shows health and prometheus only.
  */
 @ExtendWith(SharedKafka.class)
 class SimulatorServiceIT {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final String TOKEN = "sim-it-" + UUID.randomUUID();
+    private static final List<String> HIDDEN_ACTUATORS = List.of("/actuator/env", "/actuator/beans",
+            "/actuator/configprops", "/actuator/heapdump", "/actuator/threaddump", "/actuator/loggers",
+            "/actuator/mappings", "/actuator/shutdown");
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static RunningService service;
     private static KafkaTestClient kafka;
@@ -57,6 +71,7 @@ class SimulatorServiceIT {
     @BeforeAll
     static void start() {
         service = RunningService.start(SimulatorApplication.class, servers(),
+                "zerolayer.admin-token=" + TOKEN,
                 "zerolayer.simulator.base-port=0",
                 "zerolayer.simulator.latency=false",
                 "zerolayer.simulator.clusters[0].name=haiku-l4",
@@ -122,8 +137,8 @@ class SimulatorServiceIT {
         assertThat(openAi.kvCache().contains(101L)).isTrue();
 
         // When that node crashes through the admin API, it reports its cache cleared, with a rising sequence
-        HttpResponse<String> crash = post(service.baseUrl() + "/admin/nodes/haiku-l4-1/faults",
-                "{\"type\":\"crash\",\"durationMs\":300}");
+        HttpResponse<String> crash = send("POST", "/admin/nodes/haiku-l4-1/faults",
+                "{\"type\":\"crash\",\"durationMs\":300}", "Bearer " + TOKEN);
         assertThat(crash.statusCode()).isEqualTo(201);
         await().atMost(WAIT).untilAsserted(() -> {
             List<KvCacheEvent> events = kvEvents("haiku-l4-1");
@@ -175,6 +190,105 @@ class SimulatorServiceIT {
         assertThat(service.get("/actuator/health").statusCode()).isEqualTo(200);
         assertThat(service.get("/actuator/prometheus").body())
                 .contains("zerolayer_events_rejected_total{reason=\"malformed\"");
+    }
+
+    @Test
+    void theFaultApiBindsLoopbackByDefaultAndEveryMutatingEndpointNeedsTheAdminToken() throws Exception {
+        // Given the default configuration (no SIMULATOR_ADDRESS): the admin API listens on loopback only
+        assertThat(service.bean(Environment.class).getProperty("server.address")).isEqualTo("127.0.0.1");
+        assertThat(service.bean(Environment.class).getProperty("zerolayer.simulator.bind-address"))
+                .isEqualTo("127.0.0.1");
+        int port = Integer.parseInt(service.bean(Environment.class).getProperty("local.server.port"));
+        SimulatedNode node = service.bean(Fleet.class).node("haiku-l4-0").orElseThrow();
+        Optional<InetAddress> external = nonLoopbackAddress();
+        if (external.isPresent()) { // nothing to try on a machine without a non-loopback interface
+            for (int closed : List.of(port, node.port())) {
+                try (Socket socket = new Socket()) {
+                    assertThatThrownBy(() -> socket.connect(new InetSocketAddress(external.get(), closed), 2_000))
+                            .as("port %d must not answer on %s", closed, external.get()).isInstanceOf(IOException.class);
+                }
+            }
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 2_000); // but on loopback
+            }
+        }
+        String crash = "{\"type\":\"sm_saturation\",\"durationMs\":60000}";
+
+        // When faults are posted or cleared without the token, with a wrong one, or with another scheme
+        for (String path : List.of("/admin/nodes/haiku-l4-0/faults", "/admin/nodes/no-such-node/faults")) {
+            assertError(send("POST", path, crash, null), 401, "authentication_error");
+            assertError(send("POST", path, crash, "Basic " + TOKEN), 401, "authentication_error");
+            assertError(send("POST", path, crash, "Bearer " + TOKEN + "-wrong"), 403, "permission_error");
+            assertError(send("DELETE", path, null, null), 401, "authentication_error");
+            assertError(send("DELETE", path, null, "Bearer wrong"), 403, "permission_error");
+        }
+        // Then nothing changed
+        assertThat(node.faults().list()).isEmpty();
+
+        // When the right token is sent, the fault is set and then cleared
+        HttpResponse<String> injected = send("POST", "/admin/nodes/haiku-l4-0/faults", crash, "Bearer " + TOKEN);
+        assertThat(injected.statusCode()).as(injected.body()).isEqualTo(201);
+        assertThat(injected.body()).contains("\"by\":\"admin:").doesNotContain(TOKEN);
+        assertThat(node.faults().list()).hasSize(1);
+        assertError(send("DELETE", "/admin/nodes/haiku-l4-0/faults", null, null), 401, "authentication_error");
+        assertThat(node.faults().list()).hasSize(1);
+        HttpResponse<String> cleared = send("DELETE", "/admin/nodes/haiku-l4-0/faults", null, "Bearer " + TOKEN);
+        assertThat(cleared.statusCode()).as(cleared.body()).isEqualTo(200);
+        assertThat(node.faults().list()).isEmpty();
+
+        // And no other mutating endpoint exists
+        for (String method : List.of("POST", "PUT", "DELETE")) {
+            for (String path : List.of("/admin/nodes", "/admin/nodes/haiku-l4-0", "/admin/prewarms")) {
+                assertThat(send(method, path, "{}", "Bearer " + TOKEN).statusCode()).as(method + " " + path)
+                        .isIn(404, 405);
+            }
+        }
+        assertThat(send("PUT", "/admin/nodes/haiku-l4-0/faults", crash, "Bearer " + TOKEN).statusCode())
+                .isIn(404, 405);
+
+        // And the actuator shows health and prometheus only
+        assertThat(service.get("/actuator/health").statusCode()).isEqualTo(200);
+        assertThat(service.get("/actuator/prometheus").statusCode()).isEqualTo(200);
+        for (String path : HIDDEN_ACTUATORS) {
+            assertThat(service.get(path).statusCode()).as(path).isEqualTo(404);
+        }
+        assertThat(send("POST", "/actuator/shutdown", "", null).statusCode()).isEqualTo(404);
+        assertThat(service.isActive()).isTrue();
+    }
+
+    private static Optional<InetAddress> nonLoopbackAddress() throws IOException {
+        for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+            if (!nic.isUp() || nic.isLoopback()) {
+                continue;
+            }
+            for (InetAddress address : Collections.list(nic.getInetAddresses())) {
+                if (address instanceof Inet4Address && !address.isLoopbackAddress()) {
+                    return Optional.of(address);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static void assertError(HttpResponse<String> response, int status, String type) {
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
+        tools.jackson.databind.JsonNode body = EventCodec.mapper().readTree(response.body());
+        assertThat(body.path("type").asString()).isEqualTo("error");
+        assertThat(body.path("error").path("type").asString()).isEqualTo(type);
+        assertThat(body.path("error").path("message").asString()).isNotBlank();
+    }
+
+    private static HttpResponse<String> send(String method, String path, String json, String authorization)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(service.baseUrl() + path))
+                .timeout(Duration.ofSeconds(10)).header("content-type", "application/json")
+                .method(method, json == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(json));
+        if (authorization != null) {
+            request.header("authorization", authorization);
+        }
+        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
+                .send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private static List<NodeTelemetry> telemetry() {

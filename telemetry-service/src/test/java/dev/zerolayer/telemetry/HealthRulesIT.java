@@ -176,6 +176,50 @@ class HealthRulesIT {
     }
 
     @Test
+    void aRestartKeepsEveryNodesStateAndPutsNoOtherStateOnTheTopic() {
+        // Given a serving node, a saturated node and a node that never sent a sample
+        String serving = register("sonnet");
+        String saturated = register("haiku");
+        String silent = register("opus");
+        Instant t0 = Instant.now();
+        for (int ms = 0; ms <= 600; ms += 100) {
+            kafka.publish(Topics.TELEMETRY_SAMPLES, sample(serving, t0.plusMillis(ms), 0.50, false));
+            kafka.publish(Topics.TELEMETRY_SAMPLES, sample(saturated, t0.plusMillis(ms), 0.97, false));
+        }
+        await().atMost(WAIT).until(() -> published(serving).map(h -> h.state() == NodeState.HEALTHY).orElse(false)
+                && published(saturated).map(h -> h.state() == NodeState.UNAVAILABLE).orElse(false)
+                && published(silent).map(h -> h.state() == NodeState.DOWN).orElse(false));
+        Map<String, NodeHealth> before = Map.of(serving, published(serving).orElseThrow(), saturated,
+                published(saturated).orElseThrow());
+
+        // When the service is stopped and started again, and the two nodes keep sampling as before
+        service.close();
+        NodeHealth silentBefore = published(silent).orElseThrow();
+        Instant restart = Instant.now();
+        service = RunningService.start(TelemetryApplication.class, SharedKafka.broker().bootstrapServers(),
+                "zerolayer.telemetry.heartbeat=500ms");
+        await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
+            Instant t = Instant.now();
+            kafka.publish(Topics.TELEMETRY_SAMPLES, sample(serving, t, 0.50, false));
+            kafka.publish(Topics.TELEMETRY_SAMPLES, sample(saturated, t, 0.97, false));
+            // Then both are published again (heartbeats), each only ever with the state and registration it had
+            for (Map.Entry<String, NodeHealth> node : before.entrySet()) {
+                List<NodeHealth> after = kafka.readAll(Topics.TELEMETRY_NODE_HEALTH).stream()
+                        .filter(r -> node.getKey().equals(new String(r.key(), StandardCharsets.UTF_8)))
+                        .map(r -> EventCodec.decode(r.value(), NodeHealth.class))
+                        .filter(h -> h.occurredAt().isAfter(restart)).toList();
+                assertThat(after).as("records of %s after the restart", node.getKey()).hasSizeGreaterThanOrEqualTo(2)
+                        .allSatisfy(h -> {
+                            assertThat(h.state()).isEqualTo(node.getValue().state());
+                            assertThat(h.registration()).isEqualTo(node.getValue().registration());
+                        });
+            }
+        });
+        // And the node the service has not heard of since keeps its last record: nothing lost, nothing rewritten
+        assertThat(published(silent).orElseThrow().eventId()).isEqualTo(silentBefore.eventId());
+    }
+
+    @Test
     void aNodeThatStopsSendingSamplesGoesDown() {
         String node = register("haiku");
         kafka.publish(Topics.TELEMETRY_SAMPLES, sample(node, Instant.now(), 0.30, false));

@@ -43,7 +43,12 @@ public final class Metrics {
      * One window of the timeline (by arrival): served count, failures, p50 and p99 of first tries served (NaN when
      * nothing was served) and p99 of the client TTFT over every request of the window.
      */
-    public record Window(double start, int served, int failed, double p50, double p99, double clientP99) {
+    /**
+     * One window of the timeline by arrival: served first tries and their p50/p99 TTFT, and the client TTFT
+     * (failures charged, one retry) at p50, p90 and p99.
+     */
+    public record Window(double start, int served, int failed, double p50, double p99, double clientP50,
+            double clientP90, double clientP99) {
     }
 
     private Metrics() {
@@ -159,7 +164,8 @@ public final class Metrics {
             double[] sorted = ttfts.get(i).stream().mapToDouble(Double::doubleValue).sorted().toArray();
             double[] client = clients.get(i).stream().mapToDouble(Double::doubleValue).sorted().toArray();
             windows.add(new Window(i * windowSeconds, sorted.length, failed[i], percentile(sorted, 0.5),
-                    percentile(sorted, 0.99), percentile(client, 0.99)));
+                    percentile(sorted, 0.99), percentile(client, 0.5), percentile(client, 0.9),
+                    percentile(client, 0.99)));
         }
         return windows;
     }

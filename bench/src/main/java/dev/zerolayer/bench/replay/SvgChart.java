@@ -10,8 +10,11 @@ import java.util.Locale;
  */
 public final class SvgChart {
 
-    /** One line: name, colour, points. */
-    public record Series(String name, String colour, double[] x, double[] y) {
+    /** One line: name, colour, points, solid or dashed. */
+    public record Series(String name, String colour, double[] x, double[] y, boolean dashed) {
+        public Series(String name, String colour, double[] x, double[] y) {
+            this(name, colour, x, y, false);
+        }
     }
 
     /** A shaded x-range with a label. */
@@ -124,13 +127,17 @@ public final class SvgChart {
                         py(Math.min(Math.max(yv, yr[0]), yr[1]), yr, plotH)));
                 pen = true;
             }
-            svg.append(String.format(Locale.ROOT, "<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.6\"/>%n",
-                    path.toString().trim(), line.colour()));
+            if (path.length() == 0) {
+                continue;
+            }
+            svg.append(String.format(Locale.ROOT, "<path d=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.6\"%s/>%n",
+                    path.toString().trim(), line.colour(), line.dashed() ? " stroke-dasharray=\"6,4\"" : ""));
         }
         int legendY = TOP + 10;
         for (Series line : series) {
             svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
-                    + "stroke-width=\"3\"/>%n", LEFT + plotW + 15, legendY, LEFT + plotW + 40, legendY, line.colour()));
+                    + "stroke-width=\"3\"%s/>%n", LEFT + plotW + 15, legendY, LEFT + plotW + 40, legendY, line.colour(),
+                    line.dashed() ? " stroke-dasharray=\"6,4\"" : ""));
             svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">%s</text>%n", LEFT + plotW + 46,
                     legendY + 4, escape(line.name())));
             legendY += 20;

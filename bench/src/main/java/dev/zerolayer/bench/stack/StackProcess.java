@@ -25,13 +25,21 @@ import java.util.concurrent.TimeoutException;
 public final class StackProcess implements AutoCloseable {
 
     public static final String API_KEY = "zl-bench";
+    /** The admin token the stack is started with (simulator fault API, policy uploads): sent as a bearer token. */
+    public static final String ADMIN_TOKEN = "zla-bench-admin-token";
 
     private final Process process;
     private final String router;
+    private final String kafka;
+    private final Thread reaper;
 
-    private StackProcess(Process process, String router) {
+    private StackProcess(Process process, String router, String kafka) {
         this.process = process;
         this.router = router;
+        this.kafka = kafka;
+        // Ctrl-C or a failure that ends the JVM: the stack goes too
+        this.reaper = new Thread(() -> stop(process), "stack-reaper");
+        Runtime.getRuntime().addShutdownHook(reaper);
     }
 
     /**
@@ -54,6 +62,7 @@ public final class StackProcess implements AutoCloseable {
         }
         ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
         builder.environment().put("ZEROLAYER_API_KEYS", API_KEY);
+        builder.environment().put("ZEROLAYER_ADMIN_TOKEN", ADMIN_TOKEN);
         builder.environment().put("ZEROLAYER_CHILD_JVM_OPTS", "-Xmx512m");
         builder.environment().putAll(env);
         Process process = builder.start();
@@ -80,14 +89,19 @@ public final class StackProcess implements AutoCloseable {
                 throw new IllegalStateException("the stack exited before READY (exit " + process.waitFor() + ")");
             }
         } catch (ExecutionException | TimeoutException e) {
-            process.destroyForcibly();
+            stop(process);
             throw new IllegalStateException("the stack did not get READY", e);
         }
-        return new StackProcess(process, "http://127.0.0.1:" + routerPort);
+        return new StackProcess(process, "http://127.0.0.1:" + routerPort, "127.0.0.1:" + kafkaPort);
     }
 
     public String router() {
         return router;
+    }
+
+    /** The broker's bootstrap address. */
+    public String kafka() {
+        return kafka;
     }
 
     /** Polls until the router answers {@code body} on {@code path} with 200 (its node-health view has the nodes). */
@@ -109,9 +123,28 @@ public final class StackProcess implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
+        stop(process);
+        try {
+            Runtime.getRuntime().removeShutdownHook(reaper);
+        } catch (IllegalStateException shuttingDown) {
+            // already in the hook
+        }
+    }
+
+    private static void stop(Process process) {
+        if (!process.isAlive()) {
+            return;
+        }
+        var children = process.descendants().toList();
         process.destroy();
-        if (!process.waitFor(30, TimeUnit.SECONDS)) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
+        try {
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                children.forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            children.forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
         }
     }

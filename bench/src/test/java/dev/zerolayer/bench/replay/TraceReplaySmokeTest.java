@@ -173,6 +173,13 @@ class TraceReplaySmokeTest {
         assertThat(out.resolve("ttft-p99-timeline.svg")).content().startsWith("<svg").contains("crash opus-a100-80g-0")
                 .contains("<path d=\"M");
         assertThat(out.resolve("ttft-cdf.svg")).content().startsWith("<svg").endsWith("</svg>\n");
+        // p50 (dashed) and p99 per policy over the timeline, fault window shaded; well-formed XML
+        assertThat(out.resolve("ttft-percentiles-timeline.svg")).content().contains("zerolayer p50")
+                .contains("zerolayer p99").contains("stroke-dasharray").contains("crash opus-a100-80g-0");
+        assertThat(dev.zerolayer.bench.proxy.SvgCheck.parse(out.resolve("ttft-percentiles-timeline.svg"))
+                .getDocumentElement().getTagName()).isEqualTo("svg");
+        assertThat(out.resolve("timeline.csv")).content().startsWith("policy,window_start_s,served,failed,ttft_p50_s,"
+                + "ttft_p99_s,client_ttft_p50_s,client_ttft_p90_s,client_ttft_p99_s\n");
         assertThat(TraceReplay.markdown(report)).contains("| zerolayer |").contains("p99 client TTFT zerolayer / round-robin")
                 .contains("Scenario `overloaded`");
     }

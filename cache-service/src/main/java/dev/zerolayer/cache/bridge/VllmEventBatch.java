@@ -6,11 +6,13 @@ import java.util.List;
 import java.util.Map;
 import org.msgpack.core.MessagePack;
 import org.msgpack.core.MessagePackException;
+import org.msgpack.core.MessageStringCodingException;
 import org.msgpack.core.MessageUnpacker;
 import org.msgpack.value.ArrayValue;
 import org.msgpack.value.MapValue;
 import org.msgpack.value.Value;
 import org.msgpack.value.ValueFactory;
+import org.msgpack.value.ValueType;
 
 /**
  * One decoded vLLM {@code KVEventBatch} (msgspec msgpack): the array form {@code [ts, [event…], dp_rank?]} with events
@@ -18,6 +20,8 @@ import org.msgpack.value.ValueFactory;
  * medium, …]} and {@code ["AllBlocksCleared"]} (trailing defaults may be left out), or the same structs as maps with a
  * {@code type} tag. Block hashes are integers (the low 64 bits are kept) or raw hash bytes (their last 8 bytes, big
  * endian, as {@code VLLM_KV_EVENTS_USE_INT_BLOCK_HASHES} would give). Unknown event kinds are skipped and counted.
+ * Anything else — including containers or strings that declare more than the payload holds, nesting deeper than
+ * {@link #MAX_DEPTH} and integers out of range where an int is wanted — is a {@link MalformedFrameException}.
  */
 public record VllmEventBatch(double timestamp, List<Event> events, Integer dataParallelRank, int unknownEvents) {
 
@@ -37,7 +41,11 @@ public record VllmEventBatch(double timestamp, List<Event> events, Integer dataP
     public record Cleared() implements Event {
     }
 
+    /** Nesting deeper than this is refused (a batch nests 4 deep: batch, events, event, hashes). */
+    public static final int MAX_DEPTH = 32;
+
     public static VllmEventBatch decode(byte[] payload) throws MalformedFrameException {
+        checkBounds(payload);
         Value root;
         try (MessageUnpacker unpacker = MessagePack.newDefaultUnpacker(payload)) {
             root = unpacker.unpackValue();
@@ -82,7 +90,8 @@ public record VllmEventBatch(double timestamp, List<Event> events, Integer dataP
                 decoded.add(one);
             }
         }
-        Integer dpRank = rank != null && rank.isIntegerValue() ? rank.asIntegerValue().toInt() : null;
+        Integer dpRank = rank != null && rank.isIntegerValue() && rank.asIntegerValue().isInIntRange()
+                ? rank.asIntegerValue().toInt() : null;
         double time = ts.isFloatValue() ? ts.asFloatValue().toDouble() : ts.asIntegerValue().toDouble();
         return new VllmEventBatch(time, List.copyOf(decoded), dpRank, unknown);
     }
@@ -96,7 +105,7 @@ public record VllmEventBatch(double timestamp, List<Event> events, Integer dataP
             if (array.size() == 0 || !array.get(0).isStringValue()) {
                 throw new MalformedFrameException("event array does not start with its tag");
             }
-            tag = array.get(0).asStringValue().asString();
+            tag = string(array.get(0), "event tag");
             fields = array.list().subList(1, array.size());
         } else if (event.isMapValue()) {
             MapValue map = event.asMapValue();
@@ -104,7 +113,7 @@ public record VllmEventBatch(double timestamp, List<Event> events, Integer dataP
             if (type == null || !type.isStringValue()) {
                 throw new MalformedFrameException("event map has no type tag");
             }
-            tag = type.asStringValue().asString();
+            tag = string(type, "event tag");
             fields = switch (tag) {
                 case "BlockStored" -> byName(map, "block_hashes", "parent_block_hash", "token_ids", "block_size",
                         "lora_id", "medium");
@@ -116,13 +125,66 @@ public record VllmEventBatch(double timestamp, List<Event> events, Integer dataP
         }
         return switch (tag) {
             case "BlockStored" -> new Stored(hashes(field(fields, 0)), optionalHash(field(fields, 1)),
-                    field(fields, 3) != null && field(fields, 3).isIntegerValue()
-                            ? field(fields, 3).asIntegerValue().toInt() : 0,
-                    text(field(fields, 5)));
+                    blockSize(field(fields, 3)), text(field(fields, 5)));
             case "BlockRemoved" -> new Removed(hashes(field(fields, 0)), text(field(fields, 1)));
             case "AllBlocksCleared" -> new Cleared();
             default -> null;
         };
+    }
+
+    private static int blockSize(Value value) throws MalformedFrameException {
+        if (value == null || !value.isIntegerValue()) {
+            return 0;
+        }
+        if (!value.asIntegerValue().isInIntRange()) {
+            throw new MalformedFrameException("block_size is out of range");
+        }
+        return value.asIntegerValue().toInt();
+    }
+
+    /**
+     * Walks the payload without building it: every array, map, string, binary and extension must fit in the bytes
+     * that follow its header, and nesting must stay within {@link #MAX_DEPTH}, so that building it afterwards
+     * allocates no more than the payload's size and recurses no deeper than that.
+     */
+    private static void checkBounds(byte[] payload) throws MalformedFrameException {
+        try (MessageUnpacker unpacker = MessagePack.newDefaultUnpacker(payload)) {
+            long[] pending = new long[MAX_DEPTH + 1];
+            int depth = 0;
+            pending[0] = 1;
+            while (depth >= 0) {
+                if (pending[depth] == 0) {
+                    depth--;
+                    continue;
+                }
+                pending[depth]--;
+                if (!unpacker.hasNext()) {
+                    throw new MalformedFrameException("payload is not msgpack: truncated");
+                }
+                ValueType type = unpacker.getNextFormat().getValueType();
+                long elements;
+                if (type == ValueType.ARRAY) {
+                    elements = Integer.toUnsignedLong(unpacker.unpackArrayHeader());
+                } else if (type == ValueType.MAP) {
+                    elements = 2 * Integer.toUnsignedLong(unpacker.unpackMapHeader());
+                } else {
+                    unpacker.skipValue(); // scalars, strings, binaries, extensions: skipping allocates nothing
+                    continue;
+                }
+                // each element takes at least one byte of what follows the header
+                if (elements > payload.length - unpacker.getTotalReadBytes()) {
+                    throw new MalformedFrameException("a container declares more elements than the payload holds");
+                }
+                if (elements > 0) {
+                    if (depth == MAX_DEPTH) {
+                        throw new MalformedFrameException("nested deeper than " + MAX_DEPTH);
+                    }
+                    pending[++depth] = elements;
+                }
+            }
+        } catch (IOException | MessagePackException | IllegalArgumentException e) {
+            throw new MalformedFrameException("payload is not msgpack: " + e.getClass().getSimpleName());
+        }
     }
 
     private static List<Value> byName(MapValue map, String... names) {
@@ -170,7 +232,15 @@ public record VllmEventBatch(double timestamp, List<Event> events, Integer dataP
         throw new MalformedFrameException("block hash is neither an integer nor bytes");
     }
 
-    private static String text(Value value) {
-        return value != null && value.isStringValue() ? value.asStringValue().asString() : null;
+    private static String text(Value value) throws MalformedFrameException {
+        return value != null && value.isStringValue() ? string(value, "medium") : null;
+    }
+
+    private static String string(Value value, String field) throws MalformedFrameException {
+        try {
+            return value.asStringValue().asString();
+        } catch (MessageStringCodingException e) {
+            throw new MalformedFrameException(field + " is not valid UTF-8");
+        }
     }
 }

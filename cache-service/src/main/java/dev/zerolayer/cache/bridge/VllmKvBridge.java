@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -25,11 +26,23 @@ import org.zeromq.ZMQ;
  * (connected, subscribed to its topic prefix), each message translated for its node and queued; the queue is handed to
  * the publisher in order from the same thread and keeps what the broker did not take (past {@code maxQueued} the
  * oldest are dropped and counted, readers see the gap). Malformed messages are counted in
- * {@code zerolayer_cache_bridge_frames_total{outcome="malformed"}} and skipped.
+ * {@code zerolayer_cache_bridge_frames_total{outcome="malformed"}} and skipped. A connection whose ZMTP handshake does
+ * not finish within {@code handshakeTimeout} is dropped and reconnected (see {@link #DEFAULT_HANDSHAKE_TIMEOUT}).
  */
 public class VllmKvBridge implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(VllmKvBridge.class);
+
+    /**
+     * JeroMQ 0.6.0's I/O poller can lose the registration of a freshly connected socket: when the connecter's handle is
+     * removed and the stream engine's handle for the same channel is added in one loop iteration (the attach command
+     * was already in the mailbox that select returned), the next re-registration pass finds the old, cancelled key,
+     * skips the new handle and clears its "changed" flag, so the engine never reads nor writes and the handshake
+     * stalls (observed: about 1 connection in 15 on a loaded 2-core machine, SUB side with the PUB's 10-byte greeting
+     * unread). JeroMQ's own remedy is its handshake timer (30 s by default), which drops and reconnects the
+     * connection; a short timeout makes the stall cost this long instead.
+     */
+    public static final Duration DEFAULT_HANDSHAKE_TIMEOUT = Duration.ofSeconds(2);
 
     /** One vLLM KV-event publisher: which node it is, its ZeroMQ address and the topic prefix to subscribe to. */
     public record Endpoint(String nodeId, String address, String topic) {
@@ -39,6 +52,7 @@ public class VllmKvBridge implements SmartLifecycle {
     private final Predicate<KvCacheEvent> publisher;
     private final Clock clock;
     private final int maxQueued;
+    private final Duration handshakeTimeout;
     private final Deque<KvCacheEvent> queue = new ArrayDeque<>();
     private final Counter accepted;
     private final Counter malformed;
@@ -50,6 +64,19 @@ public class VllmKvBridge implements SmartLifecycle {
     /** @param publisher sends one event, false when it could not (it is tried again) */
     public VllmKvBridge(List<Endpoint> endpoints, Predicate<KvCacheEvent> publisher, Clock clock, int maxQueued,
             MeterRegistry meters) {
+        this(endpoints, publisher, clock, maxQueued, DEFAULT_HANDSHAKE_TIMEOUT, meters);
+    }
+
+    /**
+     * @param publisher        sends one event, false when it could not (it is tried again)
+     * @param handshakeTimeout a connection whose ZMTP handshake takes longer is dropped and reconnected
+     */
+    public VllmKvBridge(List<Endpoint> endpoints, Predicate<KvCacheEvent> publisher, Clock clock, int maxQueued,
+            Duration handshakeTimeout, MeterRegistry meters) {
+        if (handshakeTimeout.isNegative() || handshakeTimeout.isZero()) {
+            throw new IllegalArgumentException("handshakeTimeout must be positive, was " + handshakeTimeout);
+        }
+        this.handshakeTimeout = handshakeTimeout;
         this.endpoints = List.copyOf(endpoints);
         this.publisher = publisher;
         this.clock = clock;
@@ -119,6 +146,7 @@ public class VllmKvBridge implements SmartLifecycle {
             for (Endpoint endpoint : endpoints) {
                 ZMQ.Socket socket = context.createSocket(SocketType.SUB);
                 socket.setReceiveTimeOut(0);
+                socket.setHandshakeIvl((int) Math.min(Integer.MAX_VALUE, handshakeTimeout.toMillis()));
                 socket.subscribe(endpoint.topic() == null ? new byte[0]
                         : endpoint.topic().getBytes(StandardCharsets.UTF_8));
                 socket.connect(endpoint.address());

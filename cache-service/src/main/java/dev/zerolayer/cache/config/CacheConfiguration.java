@@ -31,7 +31,6 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.cloud.stream.function.StreamBridge;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.Environment;
 
 /** The service's beans: consumers (bound in application.yml), the index, sessions, publication, restore and bridge. */
 @Configuration(proxyBeanMethods = false)
@@ -95,10 +94,9 @@ public class CacheConfiguration {
     }
 
     @Bean
-    StateRestorer stateRestorer(Environment environment, TopicGuard guard, BlockIndex index, SessionTracker sessions,
+    StateRestorer stateRestorer(TopicGuard guard, BlockIndex index, SessionTracker sessions, NodeStates states,
             RestoreGate gate, Clock clock, MeterRegistry meters) {
-        String servers = environment.getProperty("spring.cloud.stream.kafka.binder.brokers", "127.0.0.1:9092");
-        return new StateRestorer(servers, guard, index, sessions, gate, clock, meters);
+        return new StateRestorer(guard, index, sessions, states::update, gate, clock, meters);
     }
 
     @Bean
@@ -110,8 +108,9 @@ public class CacheConfiguration {
 
     @Bean
     KvEventIngest kvEvents(EventReader reader, BlockIndex index, NodeModes modes, ApproximateBlocks approximate,
-            RestoreGate gate, MeterRegistry meters) {
-        return new KvEventIngest(reader, index, modes, approximate::forget, gate, meters);
+            RestoreGate gate, NodeStates states, Clock clock, CacheProperties properties, MeterRegistry meters) {
+        return new KvEventIngest(reader, index, modes, approximate::forget, gate,
+                node -> states.downFor(node, properties.downGrace(), clock.instant()), meters);
     }
 
     @Bean
@@ -135,6 +134,7 @@ public class CacheConfiguration {
     VllmKvBridge vllmKvBridge(CacheProperties properties, EventPublisher events, Clock clock, MeterRegistry meters) {
         return new VllmKvBridge(properties.vllmBridge().endpoints().stream()
                 .map(e -> new VllmKvBridge.Endpoint(e.nodeId(), e.address(), e.topic())).toList(),
-                event -> events.publish(KV_EVENTS_OUT, event), clock, properties.vllmBridge().maxQueued(), meters);
+                event -> events.publish(KV_EVENTS_OUT, event), clock, properties.vllmBridge().maxQueued(),
+                properties.vllmBridge().handshakeTimeout(), meters);
     }
 }

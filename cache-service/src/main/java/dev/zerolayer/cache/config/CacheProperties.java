@@ -84,8 +84,11 @@ public record CacheProperties(
     /**
      * @param endpoints vLLM KV-event publishers to subscribe to (none: the bridge does not run)
      * @param maxQueued bridged events waiting for the broker at most
+     * @param handshakeTimeout a ZeroMQ connection whose handshake takes longer is dropped and reconnected (works around
+     *                         a JeroMQ poller race that can stall a new connection, see {@code VllmKvBridge})
      */
-    public record VllmBridge(List<@Valid Endpoint> endpoints, @DefaultValue("100000") @Min(1) int maxQueued) {
+    public record VllmBridge(List<@Valid Endpoint> endpoints, @DefaultValue("100000") @Min(1) int maxQueued,
+            @DefaultValue("2s") Duration handshakeTimeout) {
 
         public VllmBridge {
             endpoints = endpoints == null ? List.of() : List.copyOf(endpoints);

@@ -11,6 +11,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.messaging.Message;
@@ -20,7 +21,9 @@ import org.springframework.messaging.Message;
  * removes (unknown blocks are ignored), ALL_BLOCKS_CLEARED drops the node's blocks; an event whose sequence is not above
  * the node's last applied one (a duplicate or a late, out-of-order delivery) is dropped, and a jump in sequence is
  * applied and counted as a gap. Events of nodes that node-health does not know (yet) are accepted: nodes may report
- * before they register, and the router only scores nodes it knows.
+ * before they register, and the router only scores nodes it knows. Blocks stored by a node DOWN past the grace period
+ * are not added (its blocks leave the index, see Maintenance): replaying the KV events after a restart must not bring
+ * them back, not even for a moment.
  */
 public class KvEventIngest implements Consumer<Message<byte[]>> {
 
@@ -36,12 +39,27 @@ public class KvEventIngest implements Consumer<Message<byte[]>> {
     private final Counter stale;
     private final Counter gaps;
     private final Counter unknownRemovals;
+    private final Counter goneStores;
+    private final Predicate<String> gone;
 
     /**
      * @param onFirstReport called with a node id the first time it reports in this run (before its event is applied)
      */
     public KvEventIngest(EventReader reader, BlockIndex index, NodeModes modes, Consumer<String> onFirstReport,
             RestoreGate gate, MeterRegistry meters) {
+        this(reader, index, modes, onFirstReport, gate, node -> false, meters);
+    }
+
+    /**
+     * @param onFirstReport called with a node id the first time it reports in this run (before its event is applied)
+     * @param gone          whether a node is DOWN past the grace period: the blocks it stores are not added
+     */
+    public KvEventIngest(EventReader reader, BlockIndex index, NodeModes modes, Consumer<String> onFirstReport,
+            RestoreGate gate, Predicate<String> gone, MeterRegistry meters) {
+        this.gone = gone;
+        this.goneStores = Counter.builder("zerolayer.cache.kv.down.stores")
+                .description("Stored-block events of nodes DOWN past the grace period, not added to the index")
+                .register(meters);
         this.reader = reader;
         this.index = index;
         this.modes = modes;
@@ -88,7 +106,13 @@ public class KvEventIngest implements Consumer<Message<byte[]>> {
             progress.lastSequence = event.sequence();
             progress.applied++;
             switch (event.type()) {
-                case BLOCK_STORED -> event.blockHashes().forEach(block -> index.add(block, node));
+                case BLOCK_STORED -> {
+                    if (gone.test(node)) {
+                        goneStores.increment();
+                    } else {
+                        event.blockHashes().forEach(block -> index.add(block, node));
+                    }
+                }
                 case BLOCK_REMOVED -> {
                     for (long block : event.blockHashes()) {
                         if (!index.remove(block, node)) {

@@ -2,6 +2,7 @@ package dev.zerolayer.cache.nodes;
 
 import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.contracts.telemetry.NodeState;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -10,7 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * What node-health says about each node, as far as the cache cares: its state and load, since when it has been DOWN,
  * and whether a session may stick to it (HEALTHY and load below the sticky limit; a node node-health never named is
- * given the benefit of the doubt).
+ * given the benefit of the doubt). A record older than the one held for its node changes nothing, so reading the
+ * compacted topic again (restore, then the view) never steps back.
  */
 public final class NodeStates {
 
@@ -24,6 +26,10 @@ public final class NodeStates {
 
     /** Takes a health record (in the order node-health published them). */
     public void update(NodeHealth health) {
+        NodeHealth held = latest.get(health.nodeId());
+        if (held != null && health.occurredAt().isBefore(held.occurredAt())) {
+            return;
+        }
         latest.put(health.nodeId(), health);
         if (health.state() == NodeState.DOWN) {
             downSince.putIfAbsent(health.nodeId(), health.occurredAt());
@@ -40,6 +46,12 @@ public final class NodeStates {
     public boolean canStick(String node) {
         NodeHealth health = latest.get(node);
         return health == null || (health.state() == NodeState.HEALTHY && health.load() < stickyMaxLoad);
+    }
+
+    /** Whether the node has been DOWN for at least {@code grace} at {@code now} (its blocks leave the index). */
+    public boolean downFor(String node, Duration grace, Instant now) {
+        Instant since = downSince.get(node);
+        return since != null && !since.plus(grace).isAfter(now);
     }
 
     /** Nodes that are DOWN now, with the time of the first DOWN record of the current outage. */

@@ -5,27 +5,21 @@ import dev.zerolayer.cache.session.SessionTracker;
 import dev.zerolayer.contracts.cache.KvIndexEntry;
 import dev.zerolayer.contracts.cache.SessionEntry;
 import dev.zerolayer.contracts.codec.EventCodec;
+import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.contracts.event.InvalidEventException;
 import dev.zerolayer.contracts.topics.Topics;
+import dev.zerolayer.platform.topics.CompactedTopicReader;
 import dev.zerolayer.platform.topics.TopicGuard;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
-import java.util.UUID;
 import java.util.function.BiConsumer;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.health.contributor.Health;
@@ -35,17 +29,18 @@ import org.springframework.context.SmartLifecycle;
 /**
  * On start, once the topics are verified, reads back what this service published before — {@code cache.kv-index.v1}
  * and {@code cache.sessions.v1}, every partition from the beginning up to the end offsets seen at start — into the
- * index and the session tracker, then opens the gate for the stream consumers (which replay the KV events of the
- * retention on top, see application.yml). Records it cannot read are skipped and counted; a broker failure retries.
+ * index and the session tracker, and the node states of {@code telemetry.node-health.v1} (so that the replay knows
+ * which nodes are DOWN), then opens the gate for the stream consumers (which replay the KV events of the retention on
+ * top, see application.yml). Records it cannot read are skipped and counted; a broker failure retries.
  */
 public class StateRestorer implements SmartLifecycle, HealthIndicator {
 
     private static final Logger log = LoggerFactory.getLogger(StateRestorer.class);
 
-    private final String bootstrapServers;
     private final TopicGuard guard;
     private final BlockIndex index;
     private final SessionTracker sessions;
+    private final Consumer<NodeHealth> nodeHealth;
     private final RestoreGate gate;
     private final Clock clock;
     private final Counter skipped;
@@ -55,9 +50,15 @@ public class StateRestorer implements SmartLifecycle, HealthIndicator {
     private volatile Restored restored;
     private Thread worker;
 
-    public StateRestorer(String bootstrapServers, TopicGuard guard, BlockIndex index, SessionTracker sessions,
-            RestoreGate gate, Clock clock, MeterRegistry meters) {
-        this.bootstrapServers = bootstrapServers;
+    public StateRestorer(TopicGuard guard, BlockIndex index, SessionTracker sessions, RestoreGate gate, Clock clock,
+            MeterRegistry meters) {
+        this(guard, index, sessions, health -> { }, gate, clock, meters);
+    }
+
+    /** @param nodeHealth takes each node-health record read back before the gate opens */
+    public StateRestorer(TopicGuard guard, BlockIndex index, SessionTracker sessions,
+            Consumer<NodeHealth> nodeHealth, RestoreGate gate, Clock clock, MeterRegistry meters) {
+        this.nodeHealth = nodeHealth;
         this.guard = guard;
         this.index = index;
         this.sessions = sessions;
@@ -88,6 +89,11 @@ public class StateRestorer implements SmartLifecycle, HealthIndicator {
                 Set<String> nodes = new HashSet<>();
                 int blocks = readAll(Topics.CACHE_KV_INDEX, (key, value) -> restoreBlock(key, value, nodes));
                 int restoredSessions = readAll(Topics.CACHE_SESSIONS, this::restoreSession);
+                readAll(Topics.TELEMETRY_NODE_HEALTH, (key, value) -> {
+                    if (value != null) {
+                        nodeHealth.accept(EventCodec.decode(value, NodeHealth.class, key));
+                    }
+                });
                 restored = new Restored(index.blocks(), sessions.size(), Set.copyOf(nodes),
                         (System.nanoTime() - started) / 1_000_000);
                 restoredAt = clock.instant();
@@ -132,38 +138,21 @@ public class StateRestorer implements SmartLifecycle, HealthIndicator {
         sessions.restore(EventCodec.decode(value, SessionEntry.class, key));
     }
 
+    /** Reads a compacted topic to its end with the binder's client settings (TLS, SASL) through the platform reader. */
     private int readAll(String topic, BiConsumer<String, byte[]> apply) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        props.put(ConsumerConfig.GROUP_ID_CONFIG, "cache-service.restore." + UUID.randomUUID());
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
-        int count = 0;
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(10)).stream()
-                    .map(info -> new TopicPartition(topic, info.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions, Duration.ofSeconds(10));
-            while (running && partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                    if (record.key() == null) {
-                        skipped.increment();
-                        continue;
-                    }
-                    try {
-                        apply.accept(new String(record.key(), StandardCharsets.UTF_8), record.value());
-                        count++;
-                    } catch (InvalidEventException | NumberFormatException e) {
-                        skipped.increment();
-                        log.warn("skipped unreadable record {} partition {} offset {}: {}", topic, record.partition(),
-                                record.offset(), e.getMessage());
-                    }
-                }
+        return CompactedTopicReader.of(guard).readToEnd(topic, "cache-service", (key, value) -> {
+            if (key == null) {
+                throw new InvalidEventException("record without a key");
             }
-        }
-        return count;
+            apply.accept(key, value);
+        }, (record, e) -> {
+            if (!(e instanceof InvalidEventException || e instanceof NumberFormatException)) {
+                throw e;
+            }
+            skipped.increment();
+            log.warn("skipped unreadable record {} partition {} offset {}: {}", topic, record.partition(),
+                    record.offset(), e.getMessage());
+        }, () -> running);
     }
 
     /** When the restore finished, or null while it runs. */

@@ -1,6 +1,7 @@
 package dev.zerolayer.cache.web;
 
 import dev.zerolayer.cache.lookup.InvalidRequestException;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.http.HttpStatus;
@@ -34,7 +35,13 @@ public class CacheErrorAdvice {
     }
 
     private static ResponseEntity<Map<String, Object>> error(HttpStatus status, String type, String message) {
-        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON)
-                .body(Map.of("type", "error", "error", Map.of("type", type, "message", message)));
+        // ordered maps: the fields come out in the documented order every time (Map.of's order varies per JVM)
+        Map<String, Object> error = new LinkedHashMap<>();
+        error.put("type", type);
+        error.put("message", message);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("type", "error");
+        body.put("error", error);
+        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON).body(body);
     }
 }

@@ -1,18 +1,24 @@
 package dev.zerolayer.cache.ingest;
 
+import static dev.zerolayer.cache.TestEvents.health;
 import static dev.zerolayer.cache.TestEvents.kv;
 import static dev.zerolayer.cache.TestEvents.message;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.zerolayer.cache.MutableClock;
 import dev.zerolayer.cache.index.BlockIndex;
+import dev.zerolayer.cache.nodes.NodeStates;
 import dev.zerolayer.cache.restore.RestoreGate;
 import dev.zerolayer.contracts.cache.KvEventType;
+import dev.zerolayer.contracts.telemetry.NodeState;
 import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.events.EventReader;
 import dev.zerolayer.platform.events.PoisonEventException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -36,6 +42,38 @@ class KvEventIngestTest {
 
     private void accept(long sequence, String node, KvEventType type, Long... hashes) {
         ingest.accept(message(Topics.CACHE_KV_EVENTS, kv(node, sequence, type, hashes)));
+    }
+
+    @Test
+    void blocksStoredByANodeDownPastTheGracePeriodAreNotAddedButItsRemovalsAndClearsApply() {
+        MutableClock clock = new MutableClock(Instant.parse("2026-11-29T12:00:00Z"));
+        NodeStates states = new NodeStates(0.9);
+        KvEventIngest guarded = new KvEventIngest(new EventReader(meters), index, modes, node -> { },
+                RestoreGate.opened(), node -> states.downFor(node, Duration.ofSeconds(30), clock.instant()), meters);
+        guarded.apply(kv("n-down", 1, KvEventType.BLOCK_STORED, 1L, 2L));
+        states.update(health("n-down", NodeState.DOWN, 0, clock.instant()));
+
+        // within the grace period its stores still count
+        clock.advance(Duration.ofSeconds(29));
+        guarded.apply(kv("n-down", 2, KvEventType.BLOCK_STORED, 3L));
+        assertThat(index.holders(3L)).containsExactly("n-down");
+
+        // past it, they do not (a replay after a restart must not bring its blocks back), removals still apply
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(guarded.apply(kv("n-down", 3, KvEventType.BLOCK_STORED, 4L))).isTrue();
+        guarded.apply(kv("n-down", 4, KvEventType.BLOCK_REMOVED, 1L));
+        assertThat(index.holders(4L)).isEmpty();
+        assertThat(index.holders(1L)).isEmpty();
+        assertThat(meters.counter("zerolayer.cache.kv.down.stores").count()).isEqualTo(1.0);
+
+        // an older record read again (the view replaying the topic after the restore) does not step back
+        states.update(health("n-down", NodeState.HEALTHY, 0.1, clock.instant().minusSeconds(60)));
+        assertThat(states.downFor("n-down", Duration.ofSeconds(30), clock.instant())).isTrue();
+
+        // once it is back, its stores count again
+        states.update(health("n-down", NodeState.HEALTHY, 0.1, clock.instant()));
+        guarded.apply(kv("n-down", 5, KvEventType.BLOCK_STORED, 5L));
+        assertThat(index.holders(5L)).containsExactly("n-down");
     }
 
     @Test

@@ -210,27 +210,28 @@ final class NodeHttpHandler {
             return total > 0 ? delay(total).then(send) : send;
         }
         Flux<String> frames = frames(format, completion, chat.includeUsage(), chaos, arrived);
-        if (faults.isActive(FaultType.STREAM_CUT) && chaos.nextDouble() < faults.intensity(FaultType.STREAM_CUT)) {
+        boolean cut = faults.isActive(FaultType.STREAM_CUT)
+                && chaos.nextDouble() < faults.intensity(FaultType.STREAM_CUT);
+        if (cut) {
             int headFrames = format.head(completion).size();
             // at least one token reaches the client, never all of them: the cut is mid-way
             int keep = pieces.length >= 2 ? headFrames + 1 + chaos.nextInt(pieces.length - 1) : 1;
-            frames = frames.take(keep).concatWith(Mono.fromRunnable(() -> {
-                node.failedRequest();
-                // close only once everything written before has reached the socket: the client sees the frames
-                // already sent, then the connection dying without the stream's end
-                response.withConnection(connection -> connection.channel()
-                        .writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER)
-                        .addListener(io.netty.channel.ChannelFutureListener.CLOSE));
-            }));
+            frames = frames.take(keep);
         }
         // nothing, not even the status line, leaves before the first token: time to first byte is time to first token
         Flux<String> stream = frames;
-        Mono<Void> send = Mono.defer(() -> response.status(200)
+        Mono<Void> sent = Mono.defer(() -> response.status(200)
                 .header(HttpHeaderNames.CONTENT_TYPE, SSE)
                 .header(HttpHeaderNames.CACHE_CONTROL, "no-cache")
                 .header(idHeader(format), requestId)
                 .send(stream.map(NodeHttpHandler::utf8), buffer -> true)
                 .then());
+        // a cut closes the connection once the frames kept have been written: the client sees them, then the
+        // connection dying without the stream's end
+        Mono<Void> send = !cut ? sent : sent.then(Mono.fromRunnable(() -> {
+            node.failedRequest();
+            response.withConnection(connection -> connection.channel().close());
+        }));
         return ttft > 0 ? delay(ttft).then(send) : send;
     }
 

@@ -1,5 +1,7 @@
 package dev.zerolayer.simulator.web;
 
+import dev.zerolayer.platform.admin.AdminGuard;
+import dev.zerolayer.platform.admin.AdminGuard.AdminPrincipal;
 import dev.zerolayer.simulator.faults.ActiveFault;
 import dev.zerolayer.simulator.faults.FaultType;
 import dev.zerolayer.simulator.fleet.Fleet;
@@ -10,6 +12,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -17,6 +22,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
@@ -27,8 +33,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The fleet's admin API: {@code GET /admin/nodes} (ports, state, load, active faults), {@code GET /admin/nodes/{id}},
  * {@code POST /admin/nodes/{id}/faults} with {@code {"type","durationMs","intensity"}} and
- * {@code DELETE /admin/nodes/{id}/faults}; unknown node 404, unknown fault type or bad body 400, each as
- * {@code {"type":"error","error":{"type","message"}}}.
+ * {@code DELETE /admin/nodes/{id}/faults}; the two that change the fleet need the admin token ({@link AdminGuard}:
+ * none 401, wrong 403, none configured 403 for everyone) before anything else is looked at; unknown node 404, unknown
+ * fault type or bad body 400, each as {@code {"type":"error","error":{"type","message"}}}.
  */
 @RestController
 public class NodesController {
@@ -37,10 +44,14 @@ public class NodesController {
     static final long MAX_DURATION_MS = Duration.ofDays(1).toMillis();
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    private final Fleet fleet;
+    private static final Logger log = LoggerFactory.getLogger(NodesController.class);
 
-    public NodesController(Fleet fleet) {
+    private final Fleet fleet;
+    private final AdminGuard guard;
+
+    public NodesController(Fleet fleet, AdminGuard guard) {
         this.fleet = fleet;
+        this.guard = guard;
     }
 
     @GetMapping("/admin/nodes")
@@ -55,12 +66,16 @@ public class NodesController {
     }
 
     @PostMapping("/admin/nodes/{id}/faults")
-    public Mono<ResponseEntity<?>> inject(@PathVariable String id, @RequestBody(required = false) String body) {
+    public Mono<ResponseEntity<?>> inject(
+            @RequestHeader(value = HttpHeaders.AUTHORIZATION, required = false) String authorization,
+            @PathVariable String id, @RequestBody(required = false) String body) {
+        AdminPrincipal principal = guard.require(authorization);
         // injecting a crash waits for the node's port to close: off the event loop
-        return Mono.<ResponseEntity<?>>fromCallable(() -> injectNow(id, body)).subscribeOn(Schedulers.boundedElastic());
+        return Mono.<ResponseEntity<?>>fromCallable(() -> injectNow(id, body, principal))
+                .subscribeOn(Schedulers.boundedElastic());
     }
 
-    private ResponseEntity<?> injectNow(String id, String body) {
+    private ResponseEntity<?> injectNow(String id, String body, AdminPrincipal principal) {
         Optional<SimulatedNode> node = fleet.node(id);
         if (node.isEmpty()) {
             return unknownNode(id);
@@ -96,26 +111,35 @@ public class NodesController {
             intensity = intensityNode.doubleValue();
         }
         ActiveFault fault = node.get().inject(type.get(), Duration.ofMillis(durationNode.longValue()), intensity);
+        log.info("fault {} (intensity {}, {} ms) injected on {} by {}", type.get().wireName(), intensity,
+                durationNode.longValue(), id, principal.id());
         Map<String, Object> created = new LinkedHashMap<>();
         created.put("node", id);
         created.put("fault", view(fault));
+        created.put("by", principal.id());
         return ResponseEntity.status(HttpStatus.CREATED).body(created);
     }
 
     @DeleteMapping("/admin/nodes/{id}/faults")
-    public Mono<ResponseEntity<?>> clear(@PathVariable String id) {
-        return Mono.<ResponseEntity<?>>fromCallable(() -> clearNow(id)).subscribeOn(Schedulers.boundedElastic());
+    public Mono<ResponseEntity<?>> clear(
+            @RequestHeader(value = HttpHeaders.AUTHORIZATION, required = false) String authorization,
+            @PathVariable String id) {
+        AdminPrincipal principal = guard.require(authorization);
+        return Mono.<ResponseEntity<?>>fromCallable(() -> clearNow(id, principal))
+                .subscribeOn(Schedulers.boundedElastic());
     }
 
-    private ResponseEntity<?> clearNow(String id) {
+    private ResponseEntity<?> clearNow(String id, AdminPrincipal principal) {
         Optional<SimulatedNode> node = fleet.node(id);
         if (node.isEmpty()) {
             return unknownNode(id);
         }
         List<Map<String, Object>> cleared = node.get().clearFaults().stream().map(NodesController::view).toList();
+        log.info("{} fault(s) cleared on {} by {}", cleared.size(), id, principal.id());
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("node", id);
         body.put("cleared", cleared);
+        body.put("by", principal.id());
         return ResponseEntity.ok(body);
     }
 

@@ -6,6 +6,8 @@ import dev.zerolayer.platform.topics.TopicGuard;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.cloud.stream.function.StreamBridge;
@@ -25,6 +27,7 @@ public class EventPublisher {
     private final StreamBridge bridge;
     private final TopicGuard guard;
     private final MeterRegistry meters;
+    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
 
     public EventPublisher(StreamBridge bridge, TopicGuard guard, MeterRegistry meters) {
         this.bridge = bridge;
@@ -57,6 +60,7 @@ public class EventPublisher {
     }
 
     private void count(String name, String binding) {
-        Counter.builder(name).tag("binding", binding).register(meters).increment();
+        counters.computeIfAbsent(name + '\n' + binding, k -> Counter.builder(name).tag("binding", binding)
+                .register(meters)).increment();
     }
 }

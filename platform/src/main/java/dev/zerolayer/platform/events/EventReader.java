@@ -36,6 +36,23 @@ public final class EventReader {
         }
     }
 
+    /** Decodes one record of a batch; an {@link InvalidEventException} (with the reason) when it is no valid event. */
+    public <T extends Event> T read(InboundRecord record, Class<T> type) {
+        return EventCodec.decode(record.payload(), type, record.key());
+    }
+
+    /** Counts and logs a record of a batch refused for the given reason (the caller dead-letters it). */
+    public void reject(InboundRecord record, String reason) {
+        Counter.builder("zerolayer.events.rejected")
+                .description("Inbound records rejected and dead-lettered")
+                .tag("topic", record.topic())
+                .tag("reason", category(reason))
+                .register(registry)
+                .increment();
+        log.warn("rejected record from {} partition {} offset {}: {}", record.topic(), record.partition(),
+                record.offset(), reason);
+    }
+
     /** Counts and logs a record refused for a reason found after decoding (unknown node, stale timestamp, …). */
     public void reject(Message<?> message, String topic, String reason) {
         Counter.builder("zerolayer.events.rejected")

@@ -122,6 +122,16 @@ public class TopicGuard implements SmartLifecycle, HealthIndicator {
         return ready;
     }
 
+    /** The broker this service talks to. */
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    /** The binder's Kafka client settings (TLS, SASL, ...), for every other client the service opens. */
+    public Map<String, ?> clientProperties() {
+        return clientProperties;
+    }
+
     /** Blocks until the topics are verified. */
     public void awaitReady() throws InterruptedException {
         synchronized (this) {

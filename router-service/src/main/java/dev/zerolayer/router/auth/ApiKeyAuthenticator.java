@@ -6,7 +6,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import org.slf4j.Logger;
@@ -14,33 +13,74 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Client authentication: with keys configured, {@code x-api-key} or {@code Authorization: Bearer} must match one (only
- * SHA-256 hashes are held, compared in constant time) or the request gets 401; with none configured, only loopback
- * clients are served. The key's id is a hash prefix, never the key.
+ * SHA-256 hashes are held, compared in constant time against every one) or the request gets 401; with none configured
+ * and no keys file, only loopback clients are served. The keys of {@code zerolayer.api-keys} are fixed; those of the keys
+ * file are replaced as a whole ({@link #replaceFileKeys}) by swapping one immutable set, so a request sees either the old
+ * or the new set. The key's id is a hash prefix, never the key.
  */
 public class ApiKeyAuthenticator {
 
     public static final String ANONYMOUS = "anonymous";
     private static final Logger log = LoggerFactory.getLogger(ApiKeyAuthenticator.class);
 
-    private final List<byte[]> hashes = new ArrayList<>();
+    /** The keys in force: configured hashes then the file's, never changed once built. */
+    private record KeySet(List<byte[]> configured, List<byte[]> fromFile) {
 
-    public ApiKeyAuthenticator(String commaSeparatedKeys) {
-        if (commaSeparatedKeys != null) {
-            for (String key : commaSeparatedKeys.split(",")) {
-                if (!key.isBlank()) {
-                    hashes.add(SessionKeys.sha256(key.trim().getBytes(StandardCharsets.UTF_8)));
-                }
-            }
+        KeySet {
+            configured = List.copyOf(configured);
+            fromFile = List.copyOf(fromFile);
         }
-        if (hashes.isEmpty()) {
+
+        int size() {
+            return configured.size() + fromFile.size();
+        }
+    }
+
+    private final boolean keysFile;
+    private volatile KeySet keys;
+
+    /** Keys from {@code zerolayer.api-keys} only (comma-separated keys or {@code sha256:} hashes). */
+    public ApiKeyAuthenticator(String commaSeparatedKeys) {
+        this(commaSeparatedKeys, false);
+    }
+
+    /**
+     * @param commaSeparatedKeys {@code zerolayer.api-keys}: keys or {@code sha256:<64 hex>} hashes
+     * @param keysFile           whether a keys file adds keys: then a key is always demanded, even when the file
+     *                           holds none (an emptied file revokes every file key, it does not open the gateway)
+     * @throws ApiKeyEntries.InvalidEntryException naming the position of an unusable entry
+     */
+    public ApiKeyAuthenticator(String commaSeparatedKeys, boolean keysFile) {
+        this.keysFile = keysFile;
+        this.keys = new KeySet(ApiKeyEntries.parseList(commaSeparatedKeys), List.of());
+        if (keys.size() == 0 && !keysFile) {
             log.warn("no client API keys configured (ZEROLAYER_API_KEYS): serving loopback clients only");
         } else {
-            log.info("{} client API key(s) configured", hashes.size());
+            log.info("{} client API key(s) configured{}", keys.size(), keysFile ? ", plus those of the keys file" : "");
         }
     }
 
     public boolean keysConfigured() {
-        return !hashes.isEmpty();
+        return keysFile || keys.size() > 0;
+    }
+
+    /** How many keys are accepted now (configured plus the keys file's). */
+    public int keyCount() {
+        return keys.size();
+    }
+
+    /** Replaces the keys file's keys as one step (the configured ones stay); returns how many the file now gives. */
+    public int replaceFileKeys(List<byte[]> hashes) {
+        for (byte[] hash : hashes) {
+            if (hash.length != 32) {
+                throw new IllegalArgumentException("a key hash has 32 bytes");
+            }
+        }
+        List<byte[]> copies = hashes.stream().map(byte[]::clone).toList();
+        synchronized (this) {
+            keys = new KeySet(keys.configured(), copies);
+        }
+        return copies.size();
     }
 
     /** The caller's key id, or an {@link ApiException} (401 bad or missing key, 403 remote caller without keys). */
@@ -50,7 +90,8 @@ public class ApiKeyAuthenticator {
                 && authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
             presented = authorization.substring(7).trim();
         }
-        if (hashes.isEmpty()) {
+        KeySet current = keys;
+        if (!keysFile && current.size() == 0) {
             if (!isLoopback(remote)) {
                 throw new ApiException(403, "permission_error",
                         "this gateway has no API keys configured and serves local clients only");
@@ -61,9 +102,13 @@ public class ApiKeyAuthenticator {
             throw new ApiException(401, "authentication_error",
                     "missing API key: send x-api-key or Authorization: Bearer");
         }
-        byte[] hash = SessionKeys.sha256(presented.getBytes(StandardCharsets.UTF_8));
+        byte[] hash = ApiKeyEntries.hash(presented);
+        // every held hash is compared, each in constant time: the time taken tells nothing about which one matched
         boolean match = false;
-        for (byte[] known : hashes) {
+        for (byte[] known : current.configured()) {
+            match |= MessageDigest.isEqual(known, hash);
+        }
+        for (byte[] known : current.fromFile()) {
             match |= MessageDigest.isEqual(known, hash);
         }
         if (!match) {

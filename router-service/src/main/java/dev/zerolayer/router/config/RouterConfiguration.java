@@ -16,6 +16,7 @@ import dev.zerolayer.platform.topics.TopicGuard;
 import dev.zerolayer.router.api.GatewayHandler;
 import dev.zerolayer.router.api.GatewayMetrics;
 import dev.zerolayer.router.auth.ApiKeyAuthenticator;
+import dev.zerolayer.router.auth.ApiKeysFile;
 import dev.zerolayer.router.auth.RateLimits;
 import dev.zerolayer.router.decision.PromptPrefixes;
 import dev.zerolayer.router.tracing.RequestTracing;
@@ -28,6 +29,7 @@ import dev.zerolayer.router.events.DecisionPublisher;
 import dev.zerolayer.router.models.ModelCatalogue;
 import dev.zerolayer.router.state.ActivePolicy;
 import dev.zerolayer.router.state.Fleet;
+import dev.zerolayer.router.state.ViewsLoaded;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -64,6 +66,33 @@ public class RouterConfiguration {
     @Bean
     CompactedView<FallbackPolicy> fallbackPolicy(EventReader reader, Clock clock) {
         return new CompactedView<>(Topics.FALLBACK_POLICY, FallbackPolicy.class, reader, clock);
+    }
+
+    /**
+     * Readiness waits until every view has read its topic up to the end offsets of the start (health component
+     * {@code viewsLoaded}); each binding's topic and group as the binder uses them.
+     */
+    @Bean
+    ViewsLoaded viewsLoaded(TopicGuard guard,
+            org.springframework.beans.factory.ObjectProvider<org.springframework.cloud.stream.config.BindingServiceProperties> bindings,
+            Clock clock) {
+        // looked up once the topics are verified, when the bindings' groups are settled
+        return new ViewsLoaded(guard, () -> {
+            java.util.Map<String, String> groupByTopic = new java.util.LinkedHashMap<>();
+            for (String binding : java.util.List.of("nodeHealth-in-0", "complexityModel-in-0", "kvIndex-in-0",
+                    "sessions-in-0", "fallbackPolicy-in-0")) {
+                groupByTopic.put(bindings.getObject().getBindingDestination(binding),
+                        bindings.getObject().getGroup(binding));
+            }
+            return groupByTopic;
+        }, clock);
+    }
+
+    /** Replaces Boot's readiness indicator (same name): refusing traffic while the views load. */
+    @Bean
+    org.springframework.boot.health.application.ReadinessStateHealthIndicator readinessStateHealthIndicator(
+            ViewsLoaded views, org.springframework.boot.availability.ApplicationAvailability availability) {
+        return views.readiness(availability);
     }
 
     /** Health component {@code policy}: the fallback policy version this service runs on. */
@@ -116,8 +145,27 @@ public class RouterConfiguration {
     }
 
     @Bean
-    ApiKeyAuthenticator apiKeyAuthenticator(ZeroLayerProperties properties) {
-        return new ApiKeyAuthenticator(properties.apiKeys());
+    ApiKeyAuthenticator apiKeyAuthenticator(ZeroLayerProperties properties, RouterProperties router,
+            MeterRegistry meters) {
+        ApiKeyAuthenticator authenticator = new ApiKeyAuthenticator(properties.apiKeys(),
+                !router.apiKeysFile().isBlank());
+        io.micrometer.core.instrument.Gauge.builder("zerolayer_router_api_keys", authenticator,
+                ApiKeyAuthenticator::keyCount).description("client API keys accepted now").register(meters);
+        return authenticator;
+    }
+
+    /** The client keys file, read at start (the router does not start with a bad one) and polled for changes. */
+    @Bean(destroyMethod = "close")
+    @org.springframework.boot.autoconfigure.condition.ConditionalOnExpression(
+            "T(org.springframework.util.StringUtils).hasText(environment.getProperty('zerolayer.router.api-keys-file'))")
+    ApiKeysFile apiKeysFile(RouterProperties router, ApiKeyAuthenticator authenticator, Clock clock,
+            MeterRegistry meters) {
+        ApiKeysFile file = new ApiKeysFile(java.nio.file.Path.of(router.apiKeysFile()), authenticator, clock)
+                .watchEvery(router.apiKeysFilePoll());
+        io.micrometer.core.instrument.FunctionCounter.builder("zerolayer_router_api_keys_file_refused", file,
+                ApiKeysFile::refusals).description("keys file versions refused for a bad line (old keys kept)")
+                .register(meters);
+        return file;
     }
 
     @Bean

@@ -2,6 +2,7 @@ package dev.zerolayer.router.config;
 
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Positive;
+import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
@@ -20,6 +21,9 @@ import org.springframework.validation.annotation.Validated;
  * @param prefixMaxBlocks      leading blocks of a prompt hashed and looked up (bounds the work on huge prompts)
  * @param cacheAware           score nodes by the prompt blocks they hold and by session stickiness (false: neither;
  *                             for measuring what cache-aware routing is worth)
+ * @param apiKeysFile          a file of client keys, one per line ({@code sha256:<64 hex>} or the key; {@code #}
+ *                             comments), added to {@code zerolayer.api-keys} and re-read when it changes (empty: none)
+ * @param apiKeysFilePoll      how often the keys file is checked for a change
  */
 @Validated
 @ConfigurationProperties("zerolayer.router")
@@ -32,5 +36,7 @@ public record RouterProperties(
         @DefaultValue("16") @Positive int prefixBlockSize,
         @DefaultValue("0") long prefixHashSeed,
         @DefaultValue("1024") @Positive int prefixMaxBlocks,
-        @DefaultValue("true") boolean cacheAware) {
+        @DefaultValue("true") boolean cacheAware,
+        @DefaultValue("") String apiKeysFile,
+        @DefaultValue("1s") Duration apiKeysFilePoll) {
 }

@@ -16,7 +16,9 @@ import reactor.core.publisher.Mono;
 /**
  * Bypass, not retry: tries the ranked nodes in order, each once, behind its breaker and bulkhead and with a
  * time-to-first-byte limit; a failure before the first byte moves to the next node while the deadline allows; after
- * the first byte the failure goes to the caller. With no node left it fails with 529, past the deadline with 504.
+ * the first byte the failure goes to the caller. An upstream silent for longer than the TTFB limit after its first byte
+ * has stalled (a crashed host sends no FIN) and fails the attempt too. With no node left it fails with 529, past the
+ * deadline with 504.
  */
 public class Dispatcher {
 
@@ -71,7 +73,7 @@ public class Dispatcher {
             Duration limit = Duration.ofNanos(Math.min(ttfbLimit.toNanos(), remaining));
             boolean deadlineBound = remaining < ttfbLimit.toNanos();
             return one(node, registration.get(), callFor.apply(registration.get()), streaming, resilience, limit,
-                    deadlineBound, trace, started)
+                    ttfbLimit, deadlineBound, trace, started)
                     .onErrorResume(e -> !started.get() && bypassable(e), e -> {
                         trace.failed(reasonOf(e));
                         return attempt(ranked, index + 1, nodes, callFor, streaming, resilience, ttfbLimit,
@@ -81,7 +83,7 @@ public class Dispatcher {
     }
 
     private Flux<byte[]> one(String node, NodeRegistration registration, Call call, boolean streaming,
-            Resilience resilience, Duration ttfbLimit, boolean deadlineBound, DispatchTrace trace,
+            Resilience resilience, Duration ttfbLimit, Duration stallLimit, boolean deadlineBound, DispatchTrace trace,
             AtomicBoolean started) {
         NodeGuards.Guard guard = guards.guard(node, resilience);
         if (!guard.breaker().tryAcquirePermission()) {
@@ -95,12 +97,15 @@ public class Dispatcher {
         long start = System.nanoTime();
         AtomicBoolean recorded = new AtomicBoolean();
         String url = UpstreamClient.url(registration.upstreamBaseUrl(), call.path());
+        AtomicBoolean firstByte = new AtomicBoolean();
         Flux<byte[]> raw = client.post(url, call.body(), streaming, call.headers())
-                .timeout(Mono.delay(ttfbLimit), first -> Mono.never())
-                .onErrorMap(TimeoutException.class, e -> deadlineBound
-                        ? ApiException.timeout("the request deadline passed before any node answered")
+                // the first chunk within the TTFB limit, then no gap between chunks longer than the tier's TTFB limit
+                .timeout(Mono.delay(ttfbLimit), chunk -> Mono.delay(stallLimit))
+                .onErrorMap(TimeoutException.class, e -> firstByte.get() ? UpstreamFailure.of("upstream_stalled")
+                        : deadlineBound ? ApiException.timeout("the request deadline passed before any node answered")
                         : UpstreamFailure.of("ttfb_timeout"))
                 .doOnNext(bytes -> {
+                    firstByte.set(true);
                     if (recorded.compareAndSet(false, true)) {
                         guard.breaker().onSuccess(System.nanoTime() - start, TimeUnit.NANOSECONDS);
                     }

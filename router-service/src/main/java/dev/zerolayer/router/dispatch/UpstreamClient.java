@@ -14,10 +14,14 @@ import reactor.netty.resources.ConnectionProvider;
 
 /**
  * POSTs a JSON body to a node and streams back the response bytes as they arrive: never follows redirects, sends only
- * the headers it is given (client credentials are never among them), fails a non-2xx response with its status and
- * body, and fails a response larger than the limit.
+ * the headers it is given (client credentials are never among them), fails a non-2xx response (a redirect too) with its
+ * status and body, and fails a response (success or error) larger than the limit, by its declared length or as the
+ * bytes arrive.
  */
 public class UpstreamClient {
+
+    /** Reason of an attempt whose response body (declared or received) exceeds the limit. */
+    public static final String TOO_LARGE = "upstream_response_too_large";
 
     private final HttpClient http;
     private final long maxResponseBytes;
@@ -41,6 +45,26 @@ public class UpstreamClient {
         return base + path;
     }
 
+    private boolean declaredTooLarge(String contentLength) {
+        try {
+            return Long.parseLong(contentLength.trim()) > maxResponseBytes;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    /** The body's chunks as they arrive, failing the attempt once they add up to more than the limit. */
+    private Flux<byte[]> limited(Flux<byte[]> chunks) {
+        AtomicLong total = new AtomicLong();
+        return chunks.handle((bytes, sink) -> {
+            if (total.addAndGet(bytes.length) > maxResponseBytes) {
+                sink.error(UpstreamFailure.of(TOO_LARGE));
+            } else {
+                sink.next(bytes);
+            }
+        });
+    }
+
     public Flux<byte[]> post(String url, byte[] body, boolean streaming, Map<String, String> headers) {
         return http.headers(h -> {
                     h.set(HttpHeaderNames.CONTENT_TYPE, "application/json");
@@ -52,17 +76,16 @@ public class UpstreamClient {
                 .send(Mono.fromSupplier(() -> Unpooled.wrappedBuffer(body)))
                 .response((response, content) -> {
                     int status = response.status().code();
-                    if (status >= 200 && status < 300) {
-                        AtomicLong total = new AtomicLong();
-                        return content.asByteArray().handle((bytes, sink) -> {
-                            if (total.addAndGet(bytes.length) > maxResponseBytes) {
-                                sink.error(UpstreamFailure.of("upstream_response_too_large"));
-                            } else {
-                                sink.next(bytes);
-                            }
-                        });
+                    String declared = response.responseHeaders().get(HttpHeaderNames.CONTENT_LENGTH);
+                    if (declared != null && declaredTooLarge(declared)) {
+                        return Flux.error(UpstreamFailure.of(TOO_LARGE));
                     }
-                    return content.aggregate().asByteArray().defaultIfEmpty(new byte[0])
+                    Flux<byte[]> received = limited(content.asByteArray());
+                    if (status >= 200 && status < 300) {
+                        return received;
+                    }
+                    // any other status (3xx included: redirects are never followed) fails the attempt with its body
+                    return received.collectList().map(Dispatcher::concat)
                             .flatMapMany(bytes -> Flux.<byte[]>error(UpstreamFailure.status(status, bytes)));
                 })
                 .onErrorMap(e -> !(e instanceof UpstreamFailure), e -> UpstreamFailure.of(

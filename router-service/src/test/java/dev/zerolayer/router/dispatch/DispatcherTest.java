@@ -18,14 +18,21 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+import reactor.test.StepVerifier;
 
-/** Bypass, not retry, against real local HTTP nodes: next node on 500/529/refused/TTFB timeout, 529 when all fail, 504 past the deadline. */
+/**
+ * Bypass, not retry, against real local HTTP nodes: next node on 500/529/refused/TTFB timeout, on a redirect (never
+ * followed) and on an oversized body; 529 when all fail, 504 past the deadline; a stream that stalls or whose node
+ * crashes after the first byte fails within the TTFB limit instead of hanging.
+ */
 class DispatcherTest {
 
     private final Map<String, NodeRegistration> nodes = new HashMap<>();
     private final List<FakeNode> servers = new java.util.ArrayList<>();
     private final NodeGuards guards = new NodeGuards(new SimpleMeterRegistry());
-    private final Dispatcher dispatcher = new Dispatcher(new UpstreamClient(1_000, 1 << 20), guards);
+    private static final int LIMIT = 64 * 1024;
+    private final Dispatcher dispatcher = new Dispatcher(new UpstreamClient(1_000, LIMIT), guards);
 
     @AfterEach
     void stop() {
@@ -50,11 +57,20 @@ class DispatcherTest {
     }
 
     private byte[] run(List<String> ranked, Duration ttfb, Duration deadline, DispatchTrace trace) {
+        return flux(ranked, false, ttfb, deadline, trace).next().block(Duration.ofSeconds(20));
+    }
+
+    private Flux<byte[]> flux(List<String> ranked, boolean streaming, Duration ttfb, Duration deadline,
+            DispatchTrace trace) {
+        String body = streaming ? "{\"model\":\"m\",\"stream\":true}" : "{\"model\":\"m\"}";
         return dispatcher.dispatch(ranked, id -> Optional.ofNullable(nodes.get(id)),
-                        registration -> new Dispatcher.Call("/v1/messages",
-                                "{\"model\":\"m\"}".getBytes(StandardCharsets.UTF_8), Map.of()),
-                        false, Resilience.defaults(), ttfb, deadline, trace)
-                .next().block(Duration.ofSeconds(20));
+                registration -> new Dispatcher.Call("/v1/messages", body.getBytes(StandardCharsets.UTF_8), Map.of()),
+                streaming, Resilience.defaults(), ttfb, deadline, trace);
+    }
+
+    private FakeNode server(String id, Mode mode) throws Exception {
+        node(id, mode);
+        return servers.get(servers.size() - 1);
     }
 
     @Test
@@ -107,5 +123,118 @@ class DispatcherTest {
             assertThat(e.status()).isEqualTo(504);
         }
         assertThat(trace.tried()).containsExactly("slow");
+    }
+
+    @Test
+    void neverFollowsARedirectAndBypassesTheRedirectingNode() throws Exception {
+        FakeNode target = new FakeNode(Mode.OK, false, "hello from the redirect target");
+        servers.add(target);
+        for (int status : List.of(301, 302, 303, 307, 308)) {
+            String redirecting = "r" + status;
+            server(redirecting, Mode.REDIRECT).redirectTo(status, target.baseUrl() + "/v1/messages");
+            String good = node("good" + status, Mode.OK);
+            DispatchTrace trace = new DispatchTrace();
+
+            byte[] body = run(List.of(redirecting, good), Duration.ofSeconds(10), Duration.ofSeconds(20), trace);
+
+            assertThat(new String(body, StandardCharsets.UTF_8)).contains("hello from good" + status);
+            assertThat(trace.lastFailure()).isEqualTo("upstream_http_" + status);
+        }
+        assertThat(target.received()).isEmpty();
+    }
+
+    @Test
+    void anOversizedBodyFailsTheAttemptAndTheNextNodeAnswersWhole() throws Exception {
+        server("declared", Mode.OVERSIZE).oversize(LIMIT * 2, true);
+        server("chunked", Mode.OVERSIZE).oversize(LIMIT * 2, false);
+        server("fits", Mode.OVERSIZE).oversize(LIMIT / 2, false);
+        DispatchTrace trace = new DispatchTrace();
+
+        byte[] body = run(List.of("declared", "chunked", "fits"), Duration.ofSeconds(10), Duration.ofSeconds(20),
+                trace);
+
+        assertThat(trace.tried()).containsExactly("declared", "chunked", "fits");
+        assertThat(trace.lastFailure()).isEqualTo(UpstreamClient.TOO_LARGE);
+        assertThat(trace.servedNode()).isEqualTo("fits");
+        // the whole answer of the node that fits, never a part of an oversized one
+        String text = new String(body, StandardCharsets.UTF_8);
+        assertThat(text).startsWith("{").endsWith("}").contains("x".repeat(LIMIT / 2));
+    }
+
+    @Test
+    void anOversizedStreamFailsOncePastTheLimitAfterItsFirstBytes() throws Exception {
+        // a limit well above one socket read, so the stream has surely started when it is passed
+        int limit = 1 << 20;
+        Dispatcher roomy = new Dispatcher(new UpstreamClient(1_000, limit), guards);
+        server("big", Mode.OVERSIZE).oversize(limit * 4, false);
+        // the same limit guards a streamed answer: the stream fails once past it, after its first bytes
+        List<byte[]> chunks = new java.util.ArrayList<>();
+        StepVerifier.create(roomy.dispatch(List.of("big"), id -> Optional.ofNullable(nodes.get(id)),
+                        registration -> new Dispatcher.Call("/v1/messages",
+                                "{\"model\":\"m\",\"stream\":true}".getBytes(StandardCharsets.UTF_8), Map.of()),
+                        true, Resilience.defaults(), Duration.ofSeconds(10), Duration.ofSeconds(20), new DispatchTrace())
+                        .doOnNext(chunks::add))
+                .thenConsumeWhile(bytes -> true)
+                .expectErrorSatisfies(e -> assertThat(e).isInstanceOfSatisfying(UpstreamFailure.class,
+                        f -> assertThat(f.reason()).isEqualTo(UpstreamClient.TOO_LARGE)))
+                .verify(Duration.ofSeconds(20));
+        assertThat(chunks).isNotEmpty();
+        assertThat(chunks.stream().mapToInt(c -> c.length).sum()).isLessThanOrEqualTo(limit);
+    }
+
+    @Test
+    void aStreamWhoseNodeFreezesFailsWithinTheTtfbLimitOfItsLastChunk() throws Exception {
+        FakeNode node = server("freezer", Mode.SLOW_STREAM).slowStream(Duration.ofMillis(50), 1_000);
+        Duration ttfb = Duration.ofMillis(1_000);
+        long[] lastChunk = new long[1];
+        long[] failedAt = new long[1];
+        Flux<byte[]> stream = flux(List.of("freezer"), true, ttfb, Duration.ofSeconds(10), new DispatchTrace())
+                .doOnNext(bytes -> lastChunk[0] = System.nanoTime())
+                .doOnError(e -> failedAt[0] = System.nanoTime());
+        StepVerifier.create(stream)
+                .expectNextCount(3)
+                .then(node::freeze)
+                .thenConsumeWhile(bytes -> true)
+                .expectErrorSatisfies(e -> assertThat(e).isInstanceOfSatisfying(UpstreamFailure.class,
+                        f -> assertThat(f.reason()).isEqualTo("upstream_stalled")))
+                .verify(Duration.ofSeconds(10));
+        long silence = Duration.ofNanos(failedAt[0] - lastChunk[0]).toMillis();
+        assertThat(silence).isBetween(ttfb.toMillis() - 50, ttfb.toMillis() + 1_000);
+        assertThat(guards.inFlight("freezer")).isZero();
+    }
+
+    @Test
+    void aStreamWhoseNodeCrashesFailsAtOnce() throws Exception {
+        FakeNode node = server("crasher", Mode.SLOW_STREAM).slowStream(Duration.ofMillis(50), 1_000);
+        long[] crashedAt = new long[1];
+        long[] failedAt = new long[1];
+        StepVerifier.create(flux(List.of("crasher"), true, Duration.ofSeconds(5), Duration.ofSeconds(10),
+                                new DispatchTrace()).doOnError(e -> failedAt[0] = System.nanoTime()))
+                .expectNextCount(3)
+                .then(() -> {
+                    crashedAt[0] = System.nanoTime();
+                    node.crash();
+                })
+                .thenConsumeWhile(bytes -> true)
+                .expectErrorSatisfies(e -> assertThat(e).isInstanceOf(UpstreamFailure.class))
+                .verify(Duration.ofSeconds(10));
+        // well inside the 5 s TTFB limit: a dropped connection is seen at once, not by the stall limit
+        assertThat(Duration.ofNanos(failedAt[0] - crashedAt[0]).toMillis()).isLessThan(2_000);
+    }
+
+    @Test
+    void aNonStreamingAnswerThatStallsMidBodyIsBypassed() throws Exception {
+        server("stalls", Mode.SLOW_STREAM).slowStream(Duration.ofMillis(2_000), 5);
+        String good = node("good", Mode.OK);
+        DispatchTrace trace = new DispatchTrace();
+        // asked for a stream but dispatched as a whole answer: its body comes in pieces 2 s apart, past the 400 ms limit
+        byte[] body = dispatcher.dispatch(List.of("stalls", good), id -> Optional.ofNullable(nodes.get(id)),
+                        registration -> new Dispatcher.Call("/v1/messages",
+                                "{\"model\":\"m\",\"stream\":true}".getBytes(StandardCharsets.UTF_8), Map.of()),
+                        false, Resilience.defaults(), Duration.ofMillis(400), Duration.ofSeconds(10), trace)
+                .next().block(Duration.ofSeconds(20));
+        assertThat(new String(body, StandardCharsets.UTF_8)).contains("hello from good");
+        assertThat(trace.tried()).containsExactly("stalls", "good");
+        assertThat(trace.lastFailure()).isEqualTo("upstream_stalled");
     }
 }

@@ -6,22 +6,25 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A real HTTP inference node on 127.0.0.1 for tests, answering like an Anthropic or OpenAI server (JSON or SSE), or
- * failing on purpose: HTTP 500/529, hanging without an answer, or cutting a stream after two events. Records what it
- * received (body and headers).
+ * failing on purpose: HTTP 500/529, hanging without an answer, cutting a stream after two events, redirecting, sending
+ * an oversized body, or streaming slowly until it is crashed (connections dropped) or frozen (silent, connections
+ * open). Records what it received (body and headers).
  */
 public final class FakeNode implements AutoCloseable {
 
     /** How the node behaves. */
-    public enum Mode { OK, FAIL_500, FAIL_529, HANG, CUT_STREAM }
+    public enum Mode { OK, FAIL_500, FAIL_529, HANG, CUT_STREAM, REDIRECT, OVERSIZE, SLOW_STREAM }
 
     /** One request as the node received it. */
     public record Received(String path, String body, Map<String, List<String>> headers) {
@@ -33,6 +36,15 @@ public final class FakeNode implements AutoCloseable {
     private final String reply;
     private final CountDownLatch release = new CountDownLatch(1);
     private final List<Received> received = new CopyOnWriteArrayList<>();
+    private final CountDownLatch frozen = new CountDownLatch(1);
+    private final AtomicInteger streaming = new AtomicInteger();
+    private volatile boolean isFrozen;
+    private volatile int redirectStatus = 302;
+    private volatile String redirectLocation = "http://127.0.0.1:9/";
+    private volatile int oversizeBytes = 1 << 20;
+    private volatile boolean declareLength;
+    private volatile Duration pace = Duration.ofMillis(100);
+    private volatile int slowDeltas = 100;
 
     public FakeNode(Mode mode, boolean openAi, String reply) throws IOException {
         this.mode = mode;
@@ -52,20 +64,70 @@ public final class FakeNode implements AutoCloseable {
         return List.copyOf(received);
     }
 
+    /** {@link Mode#REDIRECT}: the status (3xx) and {@code Location} to answer with. */
+    public FakeNode redirectTo(int status, String location) {
+        this.redirectStatus = status;
+        this.redirectLocation = location;
+        return this;
+    }
+
+    /** {@link Mode#OVERSIZE}: the size of the answer's text, and whether a Content-Length announces it. */
+    public FakeNode oversize(int bytes, boolean declared) {
+        this.oversizeBytes = bytes;
+        this.declareLength = declared;
+        return this;
+    }
+
+    /** {@link Mode#SLOW_STREAM}: one text delta every {@code every}, {@code deltas} of them, then the stream's end. */
+    public FakeNode slowStream(Duration every, int deltas) {
+        this.pace = every;
+        this.slowDeltas = deltas;
+        return this;
+    }
+
+    /** Streams in progress that have sent their first event. */
+    public int streamsInProgress() {
+        return streaming.get();
+    }
+
+    /** Crashes the node: the listening socket and every open connection are closed now. */
+    public void crash() {
+        // streams in progress are not told: their next write fails on the closed connection
+        server.stop(0);
+    }
+
+    /**
+     * Freezes the node like a host that died without closing its connections: nothing more is written on open
+     * connections and new requests get no answer, until {@link #close()}.
+     */
+    public void freeze() {
+        isFrozen = true;
+    }
+
     private void handle(HttpExchange exchange) throws IOException {
         String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         received.add(new Received(exchange.getRequestURI().getPath(), body, Map.copyOf(exchange.getRequestHeaders())));
         boolean stream = body.contains("\"stream\":true");
         try (exchange) {
+            if (isFrozen) {
+                awaitQuietly(frozen);
+                return;
+            }
             switch (mode) {
                 case FAIL_500 -> send(exchange, 500, "application/json", "{\"error\":\"boom\"}");
                 case FAIL_529 -> send(exchange, 529, "application/json",
                         "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"busy\"}}");
-                case HANG -> {
-                    try {
-                        release.await(30, TimeUnit.SECONDS);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
+                case HANG -> awaitQuietly(release);
+                case REDIRECT -> {
+                    exchange.getResponseHeaders().set("Location", redirectLocation);
+                    send(exchange, redirectStatus, "application/json", "{\"moved\":true}");
+                }
+                case OVERSIZE -> oversized(exchange, stream);
+                case SLOW_STREAM -> {
+                    if (!stream) {
+                        send(exchange, 200, "application/json", openAi ? openAiJson() : anthropicJson());
+                    } else {
+                        slow(exchange);
                     }
                 }
                 case OK, CUT_STREAM -> {
@@ -85,6 +147,81 @@ public final class FakeNode implements AutoCloseable {
                 }
                 default -> throw new IllegalStateException();
             }
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void oversized(HttpExchange exchange, boolean stream) throws IOException {
+        String text = "x".repeat(oversizeBytes);
+        if (!stream) {
+            String json = anthropicJson().replace("\"text\":\"" + reply + "\"", "\"text\":\"" + text + "\"");
+            byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, declareLength ? bytes.length : 0);
+            OutputStream out = exchange.getResponseBody();
+            for (int at = 0; at < bytes.length; at += 8192) {
+                out.write(bytes, at, Math.min(8192, bytes.length - at));
+                out.flush();
+            }
+            return;
+        }
+        exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+        exchange.sendResponseHeaders(200, 0);
+        OutputStream out = exchange.getResponseBody();
+        List<String> events = anthropicEvents();
+        out.write((events.get(0) + events.get(1)).getBytes(StandardCharsets.UTF_8));
+        out.flush();
+        String delta = "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":"
+                + "{\"type\":\"text_delta\",\"text\":\"" + "x".repeat(1000) + "\"}}\n\n";
+        for (int sent = 0; sent < oversizeBytes; sent += delta.length()) {
+            out.write(delta.getBytes(StandardCharsets.UTF_8));
+            out.flush();
+        }
+        for (int i = 3; i < events.size(); i++) {
+            out.write(events.get(i).getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    /** A stream paced by {@link #slowStream}; a frozen node stops writing and holds the connection open. */
+    private void slow(HttpExchange exchange) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+        exchange.sendResponseHeaders(200, 0);
+        OutputStream out = exchange.getResponseBody();
+        List<String> events = openAi ? openAiEvents() : anthropicEvents();
+        int head = openAi ? 1 : 2;
+        for (int i = 0; i < head; i++) {
+            out.write(events.get(i).getBytes(StandardCharsets.UTF_8));
+        }
+        out.flush();
+        streaming.incrementAndGet();
+        try {
+            for (int i = 0; i < slowDeltas; i++) {
+                if (isFrozen) {
+                    awaitQuietly(frozen);
+                    return;
+                }
+                out.write(events.get(head).getBytes(StandardCharsets.UTF_8));
+                out.flush();
+                // pacing the node's output like a decoding GPU, not synchronising anything
+                if (release.await(pace.toMillis(), TimeUnit.MILLISECONDS)) {
+                    return;
+                }
+            }
+            for (int i = head + 1; i < events.size(); i++) {
+                out.write(events.get(i).getBytes(StandardCharsets.UTF_8));
+            }
+            out.flush();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            streaming.decrementAndGet();
         }
     }
 
@@ -135,6 +272,7 @@ public final class FakeNode implements AutoCloseable {
     @Override
     public void close() {
         release.countDown();
+        frozen.countDown();
         server.stop(0);
     }
 }

@@ -26,6 +26,8 @@ public final class DecisionEngine {
     public static final String TARGET_CLUSTER_UNAVAILABLE = "target_cluster_unavailable";
     public static final String PEAK_LOAD_SHAPING = "peak_load_shaping";
     public static final String LOAD_SPIKE_REDIRECT = "load_spike_redirect";
+    /** Rule fired when every cluster of the chain is below the health mark and one of them serves anyway. */
+    public static final String LAST_RESORT = "last_resort_unhealthy_cluster";
     /** Prefix of the rule naming the tier-table row's tier, e.g. {@code tier_table:sonnet}. */
     public static final String RULE_TIER_TABLE = "tier_table:";
     /** Prefix of the rule naming a pinned tier, e.g. {@code pin:opus}. */
@@ -63,6 +65,7 @@ public final class DecisionEngine {
         }
 
         Map<String, List<ScoredCandidate>> scoredByCluster = new LinkedHashMap<>();
+        Map<String, String> tierOfCluster = new LinkedHashMap<>();
         List<ScoredCandidate> allScored = new ArrayList<>();
         String chosenTier = null;
         String chosenCluster = null;
@@ -72,6 +75,7 @@ public final class DecisionEngine {
             for (String cluster : clusterOrder(candidateTier, policy, fleet, rules)) {
                 List<ScoredCandidate> scored = scoredByCluster.computeIfAbsent(cluster,
                         c -> score(c, candidateTier, input, fleet));
+                tierOfCluster.putIfAbsent(cluster, candidateTier);
                 if (chosenCluster == null) {
                     double health = clusterHealth(cluster, fleet);
                     if (health < thresholds.clusterHealthMin()) {
@@ -91,6 +95,23 @@ public final class DecisionEngine {
             }
         }
         scoredByCluster.values().forEach(allScored::addAll);
+        if (chosenCluster == null) {
+            // Every cluster of the chain is below the health mark: a routable node of an unhealthy cluster still
+            // serves better than no node at all (the chain's order decides which cluster goes first).
+            for (Map.Entry<String, List<ScoredCandidate>> cluster : scoredByCluster.entrySet()) {
+                List<String> eligible = cluster.getValue().stream().filter(ScoredCandidate::eligible)
+                        .map(ScoredCandidate::nodeId).toList();
+                if (eligible.isEmpty()) {
+                    continue;
+                }
+                if (chosenCluster == null) {
+                    chosenCluster = cluster.getKey();
+                    chosenTier = tierOfCluster.get(chosenCluster);
+                    rules.add(LAST_RESORT + ":" + chosenCluster);
+                }
+                eligible.stream().filter(node -> !ranked.contains(node)).forEach(ranked::add);
+            }
+        }
         if (chosenCluster == null) {
             rules.add("no_node_available");
             return new RouteDecision(targetTier, null, null, List.of(), allScored, rules, !fallbacks.isEmpty(),

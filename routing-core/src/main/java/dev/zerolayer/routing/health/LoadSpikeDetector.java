@@ -7,29 +7,45 @@ import java.util.Deque;
 
 /**
  * A cluster's load spike: the load now is more than {@code rise} (0.30 = 30 %) above the lowest load seen within the
- * window (one second), measured against a floor of {@value #FLOOR} so an idle cluster's noise is no spike.
+ * window (one second), measured against a floor of {@value #FLOOR} so an idle cluster's noise is no spike; a spike
+ * stays flagged for one window after the last rise that raised it, so a see-sawing load does not flap the flag.
  */
 public final class LoadSpikeDetector {
 
     static final double FLOOR = 0.10;
 
-    private final Deque<Point> window = new ArrayDeque<>();
+    /** The window's ascending minima: each point is lower than every later one (O(1) amortised per observation). */
+    private final Deque<Point> minima = new ArrayDeque<>();
     private double rise;
     private Duration span;
+    private Instant flaggedUntil;
+    private Instant latest;
 
     public LoadSpikeDetector(double rise, Duration span) {
         this.rise = rise;
         this.span = span;
     }
 
-    /** Adds a load observation and tells whether it is a spike. Observations must come in time order. */
-    public synchronized boolean observe(Instant at, double load) {
-        while (!window.isEmpty() && Duration.between(window.peekFirst().at(), at).compareTo(span) > 0) {
-            window.removeFirst();
+    /**
+     * Adds a load observation and tells whether the cluster is in a spike. An observation stamped before the latest
+     * one (nodes' samples interleave out of order across partitions) counts as made at the latest time.
+     */
+    public synchronized boolean observe(Instant stamped, double load) {
+        Instant at = latest != null && stamped.isBefore(latest) ? latest : stamped;
+        latest = at;
+        while (!minima.isEmpty() && Duration.between(minima.peekFirst().at(), at).compareTo(span) > 0) {
+            minima.removeFirst();
         }
-        double lowest = window.stream().mapToDouble(Point::load).min().orElse(load);
-        window.addLast(new Point(at, load));
-        return load - lowest > rise * Math.max(lowest, FLOOR);
+        double lowest = minima.isEmpty() ? load : minima.peekFirst().load();
+        while (!minima.isEmpty() && minima.peekLast().load() >= load) {
+            minima.removeLast();
+        }
+        minima.addLast(new Point(at, load));
+        if (load - lowest > rise * Math.max(lowest, FLOOR)) {
+            flaggedUntil = at.plus(span);
+            return true;
+        }
+        return flaggedUntil != null && at.isBefore(flaggedUntil);
     }
 
     public synchronized void configure(double newRise, Duration newSpan) {

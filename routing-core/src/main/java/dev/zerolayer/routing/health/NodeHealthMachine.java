@@ -33,11 +33,34 @@ public final class NodeHealthMachine {
     private Instant readySignalAt;
     private Instant lastXidIncreaseAt;
     private double score;
+    private Instant restoredAt;
 
     public NodeHealthMachine(int capacity, HealthRules rules, WarmupHistory warmups) {
         this.capacity = Math.max(1, capacity);
         this.rules = rules;
         this.warmups = warmups;
+    }
+
+    /**
+     * Seeds a new machine, after a restart of its owner, from the node's last published record: UNAVAILABLE stays
+     * until SM has been below the recovery mark for the hold time, WARMING keeps its predicted ready time (and probe),
+     * a routable state keeps its score until the next sample; without a sample within the staleness limit after
+     * {@code at}, the node is DOWN as usual. A DOWN record restores nothing.
+     */
+    public synchronized void restore(NodeState state, double lastScore, Instant predicted, Instant at) {
+        if (lastSample != null || state == NodeState.DOWN) {
+            return;
+        }
+        if (state == NodeState.UNAVAILABLE) {
+            smUnavailable = true;
+        } else if (state == NodeState.WARMING && predicted != null) {
+            warming = true;
+            predictedReadyAt = predicted;
+            warmupStartedAt = predicted.minusMillis(warmups.predictMs(rules.warmupDefaultMs()));
+        }
+        score = lastScore;
+        stale = false;
+        restoredAt = at;
     }
 
     /** Applies a sample; samples older than the last one are ignored. Returns the state after it. */
@@ -100,7 +123,8 @@ public final class NodeHealthMachine {
 
     /** Marks the node DOWN when its last sample is older than the staleness limit at {@code now}. */
     public synchronized NodeState onTick(Instant now) {
-        if (lastSample == null || Duration.between(lastSample.occurredAt(), now).toMillis() > rules.sampleStaleMs()) {
+        Instant heardOf = lastSample != null ? lastSample.occurredAt() : restoredAt;
+        if (heardOf == null || Duration.between(heardOf, now).toMillis() > rules.sampleStaleMs()) {
             stale = true;
         }
         return state();
@@ -148,7 +172,7 @@ public final class NodeHealthMachine {
         if (smUnavailable) {
             return NodeState.UNAVAILABLE;
         }
-        if (score < rules.degradedBelow() || recentErrors(lastSample.occurredAt())) {
+        if (score < rules.degradedBelow() || (lastSample != null && recentErrors(lastSample.occurredAt()))) {
             return NodeState.DEGRADED;
         }
         return NodeState.HEALTHY;

@@ -95,6 +95,20 @@ class DecisionEngineTest {
     }
 
     @Test
+    void whenEveryClusterOfTheChainIsUnhealthyAHealthyNodeInOneOfThemStillServes() {
+        // every node UNAVAILABLE except one sonnet node: each cluster is below the 0.70 mark
+        List<NodeCandidate> nearlyDead = new ArrayList<>(fleet());
+        String survivor = nearlyDead.stream().filter(n -> n.cluster().equals("sonnet-a100-40g")).findFirst()
+                .orElseThrow().nodeId();
+        nearlyDead.replaceAll(n -> n.nodeId().equals(survivor) ? n : with(n, NodeState.UNAVAILABLE, 0.0, false));
+        RouteDecision lastResort = decide(1_000, 0.5, "sonnet", nearlyDead);
+        assertThat(lastResort.servable()).isTrue();
+        assertThat(lastResort.node()).isEqualTo(survivor);
+        assertThat(lastResort.tier()).isEqualTo("sonnet");
+        assertThat(lastResort.rulesFired()).contains("last_resort_unhealthy_cluster:sonnet-a100-40g");
+    }
+
+    @Test
     void peakShapingSendsMidComplexitySonnetTrafficToHaikuWhileSonnetIsBusy() {
         List<NodeCandidate> busy = fleet("sonnet-a100-40g", n -> with(n, NodeState.HEALTHY, 0.95, false));
         busy = new ArrayList<>(busy);

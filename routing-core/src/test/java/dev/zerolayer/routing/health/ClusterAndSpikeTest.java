@@ -30,6 +30,36 @@ class ClusterAndSpikeTest {
     }
 
     @Test
+    void aSpikeStaysFlaggedForOneWindowAfterTheRiseSoASeeSawDoesNotFlap() {
+        LoadSpikeDetector detector = new LoadSpikeDetector(0.30, Duration.ofSeconds(1));
+        assertThat(detector.observe(T0, 0.20)).isFalse();
+        assertThat(detector.observe(T0.plusMillis(100), 0.60)).isTrue();
+        assertThat(detector.observe(T0.plusMillis(200), 0.20)).isTrue(); // load fell back: still within the window
+        assertThat(detector.observe(T0.plusMillis(1_000), 0.20)).isTrue();
+        assertThat(detector.observe(T0.plusMillis(1_100), 0.20)).isFalse(); // one window after the rise
+    }
+
+    @Test
+    void theLowestLoadOfTheWindowIsTheBaseEvenAfterHigherOnesCame() {
+        LoadSpikeDetector detector = new LoadSpikeDetector(0.30, Duration.ofSeconds(1));
+        detector.observe(T0, 0.50);
+        detector.observe(T0.plusMillis(100), 0.55);
+        detector.observe(T0.plusMillis(200), 0.52);
+        assertThat(detector.observe(T0.plusMillis(1_050), 0.66)).isFalse(); // 0.50 left; lowest is 0.52: +27 %
+        assertThat(detector.observe(T0.plusMillis(1_150), 0.70)).isTrue(); // lowest still 0.52: +35 %
+    }
+
+    @Test
+    void observationsOutOfOrderCountAtTheLatestTimeSoTheFlagDoesNotFlap() {
+        LoadSpikeDetector detector = new LoadSpikeDetector(0.30, Duration.ofSeconds(1));
+        detector.observe(T0.plusMillis(5_000), 0.20);
+        assertThat(detector.observe(T0.plusMillis(5_100), 0.60)).isTrue();
+        // a sample stamped 3 s earlier (another partition, consumed later) neither ends nor restarts the window
+        assertThat(detector.observe(T0.plusMillis(2_000), 0.20)).isTrue();
+        assertThat(detector.observe(T0.plusMillis(6_200), 0.20)).isFalse();
+    }
+
+    @Test
     void anIdleClustersNoiseIsNoSpike() {
         LoadSpikeDetector detector = new LoadSpikeDetector(0.30, Duration.ofSeconds(1));
         detector.observe(T0, 0.01);

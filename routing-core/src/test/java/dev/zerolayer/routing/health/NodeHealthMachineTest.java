@@ -124,4 +124,39 @@ class NodeHealthMachineTest {
         machine.onSample(sample(500, 0.99));
         assertThat(machine.lastSample().orElseThrow().smActive()).isEqualTo(0.30);
     }
+
+    @Test
+    void aRestoredUnavailableNodeStaysUnavailableUntilItsSmsStayLowForTheHoldTime() {
+        machine.restore(NodeState.UNAVAILABLE, 0.0, null, T0);
+        assertThat(machine.state()).isEqualTo(NodeState.UNAVAILABLE);
+        assertThat(machine.onSample(sample(100, 0.97))).isEqualTo(NodeState.UNAVAILABLE);
+        assertThat(machine.onSample(sample(200, 0.40))).isEqualTo(NodeState.UNAVAILABLE);
+        assertThat(machine.onSample(sample(600, 0.40))).isEqualTo(NodeState.UNAVAILABLE);
+        assertThat(machine.onSample(sample(700, 0.40))).isEqualTo(NodeState.HEALTHY);
+    }
+
+    @Test
+    void aRestoredRoutableNodeKeepsItsStateAndScoreUntilTheStalenessLimitAfterTheRestore() {
+        machine.restore(NodeState.DEGRADED, 0.4, null, T0);
+        assertThat(machine.state()).isEqualTo(NodeState.DEGRADED);
+        assertThat(machine.score()).isEqualTo(0.4);
+        assertThat(machine.onTick(T0.plusMillis(2_900))).isEqualTo(NodeState.DEGRADED);
+        assertThat(machine.onTick(T0.plusMillis(3_100))).isEqualTo(NodeState.DOWN);
+    }
+
+    @Test
+    void aRestoredWarmUpKeepsItsPredictionAndItsProbe() {
+        Instant predicted = T0.plusMillis(4_000);
+        machine.restore(NodeState.WARMING, 0.0, predicted, T0);
+        assertThat(machine.state()).isEqualTo(NodeState.WARMING);
+        assertThat(machine.predictedReadyAt()).contains(predicted);
+        assertThat(machine.probeDueAt()).contains(predicted.minusMillis(HealthRules.defaults().warmupProbeLeadMs()));
+    }
+
+    @Test
+    void aDownRecordRestoresNothing() {
+        machine.restore(NodeState.DOWN, 0.0, null, T0);
+        assertThat(machine.state()).isEqualTo(NodeState.DOWN);
+        assertThat(machine.onTick(T0)).isEqualTo(NodeState.DOWN);
+    }
 }

@@ -1,11 +1,11 @@
 package dev.zerolayer.telemetry.config;
 
 import dev.zerolayer.contracts.fallback.FallbackPolicy;
-import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.contracts.telemetry.NodeRegistration;
 import dev.zerolayer.contracts.telemetry.UpstreamProtocol;
 import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.events.EventPublisher;
+import dev.zerolayer.platform.events.DeadLetters;
 import dev.zerolayer.platform.events.EventReader;
 import dev.zerolayer.platform.topics.TopicGuard;
 import dev.zerolayer.platform.policy.PolicyVersionHealthIndicator;
@@ -18,6 +18,7 @@ import dev.zerolayer.telemetry.health.WarmupProber;
 import dev.zerolayer.telemetry.observation.RouterObservations;
 import dev.zerolayer.telemetry.registry.RegistrationValidator;
 import dev.zerolayer.telemetry.registry.TelemetryIngest;
+import dev.zerolayer.telemetry.restore.PublishedHealth;
 import dev.zerolayer.telemetry.scrape.NodeScraper;
 import dev.zerolayer.telemetry.scrape.ScrapeScheduler;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -28,6 +29,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.cloud.stream.function.StreamBridge;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.reactive.function.client.WebClient;
 
@@ -62,24 +64,28 @@ public class TelemetryConfiguration {
         return new CompactedView<>(Topics.FALLBACK_POLICY, FallbackPolicy.class, reader, clock);
     }
 
-    /** This service's own last published records: the history it restores after a restart. */
+    /** This service's own records published before this start: the history it restores after a restart. */
     @Bean
-    CompactedView<NodeHealth> publishedHealth(EventReader reader, Clock clock) {
-        return new CompactedView<>(Topics.TELEMETRY_NODE_HEALTH, NodeHealth.class, reader, clock);
+    PublishedHealth publishedHealth(TopicGuard guard, Clock clock, MeterRegistry meters) {
+        return new PublishedHealth(guard, clock, meters);
     }
 
     @Bean
-    TelemetryIngest telemetrySamples(EventReader reader, HealthTracker tracker, TelemetryProperties properties,
-            CompactedView<FallbackPolicy> fallbackPolicy, CompactedView<NodeHealth> publishedHealth, Clock clock) {
-        TelemetryIngest ingest = new TelemetryIngest(reader, new RegistrationValidator(
+    TelemetryIngest telemetrySamples(EventReader reader, StreamBridge bridge, HealthTracker tracker,
+            TelemetryProperties properties, CompactedView<FallbackPolicy> fallbackPolicy,
+            PublishedHealth publishedHealth, Clock clock) {
+        TelemetryIngest ingest = new TelemetryIngest(reader, new DeadLetters(bridge, Topics.TELEMETRY),
+                new RegistrationValidator(
                 properties.allowedUpstreamSchemes(), properties.allowedUpstreamHosts()), tracker, fallbackPolicy,
                 publishedHealth, clock, properties.maxSampleSkew());
-        for (TelemetryProperties.InventoryNode node : properties.nodes()) {
-            ingest.register(NodeRegistration.of(node.nodeId(), node.tier(), node.cluster(), node.standbyOf(),
-                    node.upstreamBaseUrl(), UpstreamProtocol.valueOf(node.protocol().toUpperCase(Locale.ROOT)),
-                    node.model(), node.capacity(), node.hardwareProfile()))
-                    .ifPresent(problem -> log.warn("inventory node {} refused: {}", node.nodeId(), problem));
-        }
+        publishedHealth.afterRestore(() -> {
+            for (TelemetryProperties.InventoryNode node : properties.nodes()) {
+                ingest.register(NodeRegistration.of(node.nodeId(), node.tier(), node.cluster(), node.standbyOf(),
+                        node.upstreamBaseUrl(), UpstreamProtocol.valueOf(node.protocol().toUpperCase(Locale.ROOT)),
+                        node.model(), node.capacity(), node.hardwareProfile()))
+                        .ifPresent(problem -> log.warn("inventory node {} refused: {}", node.nodeId(), problem));
+            }
+        });
         return ingest;
     }
 

@@ -37,6 +37,9 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public class HealthTracker {
 
+    /** The partition of samples that did not come through the sample stream (scrapes). */
+    public static final int NO_PARTITION = -1;
+
     private final HealthPublisher publisher;
     private final Clock clock;
     private final Duration heartbeat;
@@ -45,6 +48,9 @@ public class HealthTracker {
     private final Map<String, Set<NodeEntry>> byCluster = new ConcurrentHashMap<>();
     private final Map<String, LoadSpikeDetector> spikes = new ConcurrentHashMap<>();
     private final Map<String, Boolean> spiking = new ConcurrentHashMap<>();
+    private final Map<String, ClusterLoad> clusterLoads = new ConcurrentHashMap<>();
+    /** One stream clock per partition of the sample stream (and one for scraped samples). */
+    private final Map<Integer, StreamClock> clocks = new ConcurrentHashMap<>();
     private volatile Thresholds thresholds = Thresholds.defaults();
     private volatile HealthRules rules = HealthRules.defaults();
     private volatile long policyVersion;
@@ -72,8 +78,35 @@ public class HealthTracker {
             publishIfDue(created, true);
             return true;
         }
+        String before = previous.registration.cluster();
         previous.registration = registration;
+        if (!before.equals(registration.cluster())) {
+            members(before).remove(previous);
+            byCluster.computeIfAbsent(registration.cluster(), c -> ConcurrentHashMap.newKeySet()).add(previous);
+            refreshLoad(previous);
+        }
         return false;
+    }
+
+    /**
+     * Registers a node this service knew before its restart, seeded from the last record it published (state and its
+     * windows' outcome, score, predicted ready time, warm-up history); nothing is published until the machine says
+     * something different from that record, so a restart does not flash another state onto the topic. Returns false
+     * when the node was registered already.
+     */
+    public boolean restore(NodeRegistration registration, NodeHealth last) {
+        NodeHealthMachine machine = new NodeHealthMachine(registration.capacity(), rules,
+                new WarmupHistory(last.warmupDurationsMs()));
+        machine.restore(last.state(), last.score(), last.predictedReadyAt(), clock.instant());
+        NodeEntry created = new NodeEntry(registration, machine);
+        created.lastPublished = last;
+        created.lastPublishedAt = clock.instant();
+        if (nodes.putIfAbsent(registration.nodeId(), created) != null) {
+            return false;
+        }
+        byCluster.computeIfAbsent(registration.cluster(), c -> ConcurrentHashMap.newKeySet()).add(created);
+        refreshLoad(created);
+        return true;
     }
 
     public Optional<NodeRegistration> registration(String nodeId) {
@@ -81,14 +114,26 @@ public class HealthTracker {
         return entry == null ? Optional.empty() : Optional.of(entry.registration);
     }
 
-    /** Applies a sample of a registered node; returns false when the node is unknown. */
+    /** Applies a sample of a registered node that did not come through the stream (a scrape); false: unknown node. */
     public boolean onSample(TelemetrySample sample) {
+        return onSample(sample, sample.occurredAt(), NO_PARTITION);
+    }
+
+    /**
+     * Applies a sample of a registered node read from partition {@code partition} of the sample stream, written there
+     * at {@code recordTime}; returns false when the node is unknown. The record time advances that partition's
+     * stream clock, which the node's staleness is judged by.
+     */
+    public boolean onSample(TelemetrySample sample, Instant recordTime, int partition) {
         NodeEntry entry = nodes.get(sample.nodeId());
         if (entry == null) {
             return false;
         }
+        clocks.computeIfAbsent(partition, p -> new StreamClock()).observe(recordTime, clock.instant());
+        entry.partition = partition;
         entry.machine.onSample(sample);
         samples.increment();
+        refreshLoad(entry);
         String cluster = entry.registration.cluster();
         boolean spike = spikes.computeIfAbsent(cluster, c -> new LoadSpikeDetector(thresholds.loadSpikeRise(),
                 Duration.ofMillis(thresholds.loadSpikeWindowMs()))).observe(sample.occurredAt(), clusterLoad(cluster));
@@ -121,16 +166,24 @@ public class HealthTracker {
         if (entry != null) {
             entry.probeInFlight = false;
             entry.machine.onProbe(ok, clock.instant());
+            refreshLoad(entry);
             publishIfDue(entry, false);
         }
     }
 
-    /** Staleness and heartbeats; returns the nodes whose warm-up probe is due now. */
+    /**
+     * Staleness and heartbeats; returns the nodes whose warm-up probe is due now. Staleness is judged on the stream
+     * clock of the partition the node's samples come from: while this service works through a backlog (the consumer
+     * may be further behind on one partition than on another), a node is not taken for silent because the service is
+     * behind.
+     */
     public List<NodeRegistration> tick() {
         Instant now = clock.instant();
         List<NodeRegistration> probes = new ArrayList<>();
         for (NodeEntry entry : nodes.values()) {
-            entry.machine.onTick(now);
+            StreamClock stream = clocks.get(entry.partition);
+            entry.machine.onTick(stream == null ? now : stream.now(now));
+            refreshLoad(entry);
             publishIfDue(entry, false);
             Optional<Instant> due = entry.machine.probeDueAt();
             if (due.isPresent() && !due.get().isAfter(now) && !entry.probeInFlight) {
@@ -175,16 +228,47 @@ public class HealthTracker {
         return byCluster.getOrDefault(cluster, Set.of());
     }
 
+    /** Requests running and waiting on the cluster's routable nodes per unit of their capacity. */
     private double clusterLoad(String cluster) {
-        long capacity = 0;
-        long busy = 0;
-        for (NodeEntry entry : members(cluster)) {
-            if (entry.machine.state().routable()) {
-                capacity += entry.registration.capacity();
-                busy += entry.machine.lastSample().map(s -> s.requestsRunning() + s.requestsWaiting()).orElse(0);
+        ClusterLoad load = clusterLoads.get(cluster);
+        return load == null ? 0.0 : load.ratio();
+    }
+
+    /**
+     * Moves a node's share of its cluster's load (capacity and busy slots while routable, nothing otherwise) to what it
+     * is now: O(1) per sample, instead of summing the cluster's nodes each time.
+     */
+    private void refreshLoad(NodeEntry entry) {
+        synchronized (entry) {
+            boolean routable = entry.machine.state().routable();
+            String cluster = entry.registration.cluster();
+            long capacity = routable ? entry.registration.capacity() : 0;
+            long busy = routable ? entry.machine.lastSample().map(s -> s.requestsRunning() + s.requestsWaiting())
+                    .orElse(0) : 0;
+            if (entry.loadCluster != null) {
+                clusterLoads.get(entry.loadCluster).add(-entry.loadCapacity, -entry.loadBusy);
             }
+            clusterLoads.computeIfAbsent(cluster, c -> new ClusterLoad()).add(capacity, busy);
+            entry.loadCluster = cluster;
+            entry.loadCapacity = capacity;
+            entry.loadBusy = busy;
         }
-        return capacity == 0 ? 0.0 : (double) busy / capacity;
+    }
+
+    /** Running sums of a cluster's routable capacity and busy slots. */
+    private static final class ClusterLoad {
+
+        private long capacity;
+        private long busy;
+
+        synchronized void add(long capacityDelta, long busyDelta) {
+            capacity += capacityDelta;
+            busy += busyDelta;
+        }
+
+        synchronized double ratio() {
+            return capacity <= 0 ? 0.0 : (double) busy / capacity;
+        }
     }
 
     /**
@@ -236,6 +320,10 @@ public class HealthTracker {
         volatile NodeHealth lastPublished;
         volatile Instant lastPublishedAt;
         volatile boolean probeInFlight;
+        volatile int partition = NO_PARTITION;
+        String loadCluster;
+        long loadCapacity;
+        long loadBusy;
 
         NodeEntry(NodeRegistration registration, NodeHealthMachine machine) {
             this.registration = registration;

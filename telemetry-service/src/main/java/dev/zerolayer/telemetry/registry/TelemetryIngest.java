@@ -1,5 +1,6 @@
 package dev.zerolayer.telemetry.registry;
 
+import dev.zerolayer.contracts.event.InvalidEventException;
 import dev.zerolayer.contracts.fallback.FallbackPolicy;
 import dev.zerolayer.contracts.fallback.PolicyDocument;
 import dev.zerolayer.contracts.fallback.TierSpec;
@@ -7,38 +8,42 @@ import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.contracts.telemetry.NodeRegistration;
 import dev.zerolayer.contracts.telemetry.NodeTelemetry;
 import dev.zerolayer.contracts.telemetry.TelemetrySample;
+import dev.zerolayer.platform.events.DeadLetters;
 import dev.zerolayer.platform.events.EventReader;
-import dev.zerolayer.platform.events.PoisonEventException;
+import dev.zerolayer.platform.events.InboundRecord;
 import dev.zerolayer.platform.view.CompactedView;
 import dev.zerolayer.telemetry.health.HealthTracker;
+import dev.zerolayer.telemetry.restore.PublishedHealth;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
-import org.springframework.kafka.support.KafkaHeaders;
 import org.springframework.messaging.Message;
 
 /**
- * Reads {@code telemetry.samples.v1}: validated registrations register nodes (restoring their warm-up history from the
- * last published health record), samples of registered nodes stamped within the allowed skew of their record's
- * timestamp feed their health machine;
- * everything else is counted and dead-lettered without touching any node's state.
+ * Reads {@code telemetry.samples.v1} in batches once this service's earlier node-health records are read back:
+ * validated registrations register nodes (a node known before a restart is seeded from its last published record),
+ * samples of registered nodes stamped within the allowed skew of their record's timestamp feed their health machine;
+ * everything else is counted and dead-lettered one by one without touching any node's state or the rest of the batch.
  */
-public class TelemetryIngest implements Consumer<Message<byte[]>> {
+public class TelemetryIngest implements Consumer<Message<List<byte[]>>> {
 
     private final EventReader reader;
+    private final DeadLetters deadLetters;
     private final RegistrationValidator validator;
     private final HealthTracker tracker;
     private final CompactedView<FallbackPolicy> policy;
-    private final CompactedView<NodeHealth> lastPublished;
+    private final PublishedHealth lastPublished;
     private final Clock clock;
     private final Duration maxSkew;
 
-    public TelemetryIngest(EventReader reader, RegistrationValidator validator, HealthTracker tracker,
-            CompactedView<FallbackPolicy> policy, CompactedView<NodeHealth> lastPublished, Clock clock,
+    public TelemetryIngest(EventReader reader, DeadLetters deadLetters, RegistrationValidator validator,
+            HealthTracker tracker, CompactedView<FallbackPolicy> policy, PublishedHealth lastPublished, Clock clock,
             Duration maxSkew) {
         this.reader = reader;
+        this.deadLetters = deadLetters;
         this.validator = validator;
         this.tracker = tracker;
         this.policy = policy;
@@ -48,13 +53,31 @@ public class TelemetryIngest implements Consumer<Message<byte[]>> {
     }
 
     @Override
-    public void accept(Message<byte[]> message) {
-        NodeTelemetry telemetry = reader.read(message, NodeTelemetry.class);
-        if (telemetry instanceof NodeRegistration registration) {
-            register(message, registration);
-        } else if (telemetry instanceof TelemetrySample sample) {
-            sample(message, sample);
+    public void accept(Message<List<byte[]>> batch) {
+        lastPublished.awaitRestored();
+        for (InboundRecord record : InboundRecord.of(batch)) {
+            apply(record).ifPresent(reason -> {
+                reader.reject(record, reason);
+                deadLetters.send(record, reason);
+            });
         }
+    }
+
+    /** Applies one record; the reason it was refused, if it was. */
+    Optional<String> apply(InboundRecord record) {
+        NodeTelemetry telemetry;
+        try {
+            telemetry = reader.read(record, NodeTelemetry.class);
+        } catch (InvalidEventException e) {
+            return Optional.of(e.getMessage());
+        }
+        if (telemetry instanceof NodeRegistration registration) {
+            return register(registration).map(problem -> "registration refused: " + problem);
+        }
+        if (telemetry instanceof TelemetrySample sample) {
+            return sample(record, sample);
+        }
+        return Optional.of("unsupported telemetry type");
     }
 
     /** Registers a node from the static inventory or another trusted source, validated like any other. */
@@ -62,46 +85,37 @@ public class TelemetryIngest implements Consumer<Message<byte[]>> {
         Optional<String> problem = validator.problem(registration, knownTiers(), tracker.registration(
                 registration.nodeId()));
         if (problem.isEmpty()) {
-            tracker.register(registration, restoredWarmups(registration.nodeId()));
+            Optional<NodeHealth> before = tracker.registration(registration.nodeId()).isEmpty()
+                    ? lastPublished.lastPublished(registration.nodeId()) : Optional.empty();
+            if (before.isPresent()) {
+                tracker.restore(registration, before.get());
+            } else {
+                tracker.register(registration, List.of());
+            }
         }
         return problem;
     }
 
-    private void register(Message<byte[]> message, NodeRegistration registration) {
-        register(registration).ifPresent(problem -> reject(message, "registration refused: " + problem));
-    }
-
-    private void sample(Message<byte[]> message, TelemetrySample sample) {
+    private Optional<String> sample(InboundRecord record, TelemetrySample sample) {
         // Skew is measured against the record's own timestamp, so a consumer that fell behind does not reject what
         // the node stamped correctly; without one, against this service's clock.
-        Object recordTime = message.getHeaders().get(KafkaHeaders.RECEIVED_TIMESTAMP);
-        java.time.Instant reference = recordTime instanceof Long millis ? java.time.Instant.ofEpochMilli(millis)
-                : clock.instant();
-        Duration skew = Duration.between(reference, sample.occurredAt()).abs();
-        if (skew.compareTo(maxSkew) > 0) {
-            reject(message, "sample timestamp out of range");
-            return;
+        Instant reference = record.timestamp() >= 0 ? Instant.ofEpochMilli(record.timestamp()) : clock.instant();
+        if (Duration.between(reference, sample.occurredAt()).abs().compareTo(maxSkew) > 0) {
+            return Optional.of("sample timestamp out of range");
         }
         if (tracker.registration(sample.nodeId()).isEmpty()) {
-            lastPublished.get(sample.nodeId()).ifPresent(last -> register(last.registration()));
+            lastPublished.lastPublished(sample.nodeId()).ifPresent(last -> register(last.registration()));
         }
-        if (!tracker.onSample(sample)) {
-            reject(message, "sample from unregistered node");
+        if (!tracker.onSample(sample, reference, record.partition() >= 0 ? record.partition()
+                : HealthTracker.NO_PARTITION)) {
+            return Optional.of("sample from unregistered node");
         }
-    }
-
-    private List<Long> restoredWarmups(String nodeId) {
-        return lastPublished.get(nodeId).map(NodeHealth::warmupDurationsMs).orElse(List.of());
+        return Optional.empty();
     }
 
     private List<String> knownTiers() {
         PolicyDocument document = policy.get(FallbackPolicy.KEY).map(FallbackPolicy::document)
                 .orElseGet(PolicyDocument::defaults);
         return document.tiers().stream().map(TierSpec::name).toList();
-    }
-
-    private void reject(Message<byte[]> message, String reason) {
-        reader.reject(message, String.valueOf(message.getHeaders().get(KafkaHeaders.RECEIVED_TOPIC)), reason);
-        throw new PoisonEventException(reason, null);
     }
 }

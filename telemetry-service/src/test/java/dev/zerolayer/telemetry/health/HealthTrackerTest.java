@@ -83,4 +83,84 @@ class HealthTrackerTest {
         }
         assertThat(tracker.snapshot("n1").orElseThrow().diagnosis()).isEqualTo("gateway_congestion");
     }
+
+    @Test
+    void aBacklogOfSamplesDoesNotMakeNodesStaleButSilenceDoes() {
+        // Given a service 10 s behind its sample stream (the records it applies were written 10 s ago)
+        MutableClock wall = new MutableClock(T0.plusSeconds(10));
+        HealthTracker behind = new HealthTracker(published, wall, Duration.ofSeconds(2), new SimpleMeterRegistry());
+        behind.register(NodeRegistration.of("n1", "sonnet", "c", null, "http://127.0.0.1:1",
+                UpstreamProtocol.ANTHROPIC, "m", 8, "p"), List.of());
+        for (int ms = 0; ms <= 1_000; ms += 100) {
+            behind.onSample(sample(ms, 0.4), T0.plusMillis(ms), 0);
+            wall.advance(Duration.ofMillis(10));
+        }
+        // When the ticker runs: the last sample is 9 s old by the wall clock, but fresh on the stream clock
+        behind.tick();
+        assertThat(behind.snapshot("n1").orElseThrow().state()).isEqualTo(NodeState.HEALTHY);
+        // When no record at all arrives for longer than the staleness limit (3 s by default)
+        wall.advance(Duration.ofMillis(3_200));
+        behind.tick();
+        // Then the node is DOWN
+        assertThat(behind.snapshot("n1").orElseThrow().state()).isEqualTo(NodeState.DOWN);
+    }
+
+    @Test
+    void eachPartitionHasItsOwnStreamClock() {
+        // Given a consumer far ahead on partition 1 and behind on partition 0
+        MutableClock wall = new MutableClock(T0.plusSeconds(10));
+        HealthTracker behind = new HealthTracker(published, wall, Duration.ofSeconds(2), new SimpleMeterRegistry());
+        behind.register(NodeRegistration.of("n1", "sonnet", "c", null, "http://127.0.0.1:1",
+                UpstreamProtocol.ANTHROPIC, "m", 8, "p"), List.of());
+        behind.register(NodeRegistration.of("n2", "sonnet", "c", null, "http://127.0.0.1:2",
+                UpstreamProtocol.ANTHROPIC, "m", 8, "p"), List.of());
+        behind.onSample(sample(0, 0.4), T0, 0);
+        behind.onSample(new TelemetrySample(UUID.randomUUID().toString(), T0.plusMillis(9_900), 1, "n2", 0.4, 1e9,
+                1e9, 0.1, 20_000, 20_000, 0.05, 2, 0, 0.2, false, 0), T0.plusMillis(9_900), 1);
+        // When the ticker runs
+        behind.tick();
+        // Then n1 (partition 0, 10 s behind) is not taken for silent because partition 1 is current
+        assertThat(behind.snapshot("n1").orElseThrow().state()).isEqualTo(NodeState.HEALTHY);
+        assertThat(behind.snapshot("n2").orElseThrow().state()).isEqualTo(NodeState.HEALTHY);
+    }
+
+    @Test
+    void theStreamClockNeverRunsAheadOfTheWallClock() {
+        StreamClock stream = new StreamClock();
+        assertThat(stream.now(T0)).isEqualTo(T0);
+        stream.observe(T0.minusSeconds(5), T0);
+        assertThat(stream.now(T0.plusSeconds(1))).isEqualTo(T0.minusSeconds(4));
+        stream.observe(T0.minusSeconds(6), T0.plusSeconds(1)); // older record: no step back
+        assertThat(stream.now(T0.plusSeconds(1))).isEqualTo(T0.minusSeconds(4));
+        stream.observe(T0.plusSeconds(30), T0.plusSeconds(2)); // a node clock ahead
+        assertThat(stream.now(T0.plusSeconds(3))).isEqualTo(T0.plusSeconds(3));
+    }
+
+    /** A wall clock the test moves. */
+    private static final class MutableClock extends Clock {
+        private Instant now;
+
+        MutableClock(Instant start) {
+            now = start;
+        }
+
+        void advance(Duration by) {
+            now = now.plus(by);
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+    }
 }

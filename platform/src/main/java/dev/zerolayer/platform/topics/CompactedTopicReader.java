@@ -1,0 +1,77 @@
+package dev.zerolayer.platform.topics;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * Reads a compacted topic once, every partition from the beginning up to the end offsets seen at the start, with the
+ * binder's client settings (TLS, SASL): how a service reads back what it published before a restart.
+ */
+public final class CompactedTopicReader {
+
+    private final String bootstrapServers;
+    private final Map<String, ?> clientProperties;
+
+    public CompactedTopicReader(String bootstrapServers, Map<String, ?> clientProperties) {
+        this.bootstrapServers = bootstrapServers;
+        this.clientProperties = Map.copyOf(clientProperties);
+    }
+
+    /** A reader with the same broker and client settings as the guard's admin client. */
+    public static CompactedTopicReader of(TopicGuard guard) {
+        return new CompactedTopicReader(guard.bootstrapServers(), guard.clientProperties());
+    }
+
+    /** What to do with one record: key (null when the record had none) and value (null for a tombstone). */
+    @FunctionalInterface
+    public interface RecordHandler {
+        void accept(String key, byte[] value);
+    }
+
+    /**
+     * Hands every record up to the end offsets of the start to {@code apply}, in offset order per partition; a record
+     * whose handler throws a {@link RuntimeException} goes to {@code unreadable} with its position and the reading
+     * goes on. Returns the number of records applied; stops early when {@code keepGoing} turns false. Broker failures
+     * propagate (the caller retries).
+     */
+    public int readToEnd(String topic, String groupPrefix, RecordHandler apply,
+            BiConsumer<ConsumerRecord<byte[], byte[]>, RuntimeException> unreadable, BooleanSupplier keepGoing) {
+        Map<String, Object> config = new LinkedHashMap<>(clientProperties);
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, groupPrefix + ".restore." + UUID.randomUUID());
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+        int count = 0;
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(10)).stream()
+                    .map(info -> new TopicPartition(topic, info.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions, Duration.ofSeconds(10));
+            while (keepGoing.getAsBoolean() && partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    try {
+                        apply.accept(record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8),
+                                record.value());
+                        count++;
+                    } catch (RuntimeException e) {
+                        unreadable.accept(record, e);
+                    }
+                }
+            }
+        }
+        return count;
+    }
+}

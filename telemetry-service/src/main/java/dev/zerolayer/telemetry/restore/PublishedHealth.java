@@ -1,0 +1,157 @@
+package dev.zerolayer.telemetry.restore;
+
+import dev.zerolayer.contracts.codec.EventCodec;
+import dev.zerolayer.contracts.telemetry.NodeHealth;
+import dev.zerolayer.contracts.topics.Topics;
+import dev.zerolayer.platform.topics.CompactedTopicReader;
+import dev.zerolayer.platform.topics.TopicGuard;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * What this service published on {@code telemetry.node-health.v1} before it started, read back once at start (every
+ * partition up to the end offsets of that moment), then held still: the service is the topic's only writer, so it
+ * never needs to read its own records again. Sample consumption waits until the read-back is done.
+ */
+public class PublishedHealth implements SmartLifecycle, HealthIndicator {
+
+    private static final Logger log = LoggerFactory.getLogger(PublishedHealth.class);
+
+    private final TopicGuard guard;
+    private final Clock clock;
+    private final Counter skipped;
+    private final Map<String, NodeHealth> records = new ConcurrentHashMap<>();
+    private final CountDownLatch restored = new CountDownLatch(1);
+    private volatile Runnable afterRestore = () -> { };
+    private volatile boolean running;
+    private volatile Instant restoredAt;
+    private volatile long restoreMillis;
+    private volatile String problem;
+    private Thread worker;
+
+    public PublishedHealth(TopicGuard guard, Clock clock, MeterRegistry meters) {
+        this.guard = guard;
+        this.clock = clock;
+        this.skipped = Counter.builder("zerolayer.telemetry.restore.skipped")
+                .description("Records of telemetry.node-health.v1 that could not be read back at start")
+                .register(meters);
+    }
+
+    /** Runs once the records are read back, before sample consumption starts (registers the inventory nodes). */
+    public void afterRestore(Runnable action) {
+        this.afterRestore = action;
+    }
+
+    /** The last record published for a node before this start, if any. */
+    public Optional<NodeHealth> lastPublished(String nodeId) {
+        return Optional.ofNullable(records.get(nodeId));
+    }
+
+    /** Blocks the calling consumer until the read-back is done. */
+    public void awaitRestored() {
+        try {
+            restored.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the node-health read-back", e);
+        }
+    }
+
+    public boolean isRestored() {
+        return restored.getCount() == 0;
+    }
+
+    @Override
+    public void start() {
+        running = true;
+        worker = new Thread(this::restoreUntilDone, "node-health-restore");
+        worker.setDaemon(true);
+        worker.start();
+    }
+
+    private void restoreUntilDone() {
+        Duration backoff = Duration.ofMillis(250);
+        CompactedTopicReader reader = CompactedTopicReader.of(guard);
+        while (running && !isRestored()) {
+            try {
+                guard.awaitReady();
+                long started = System.nanoTime();
+                int read = reader.readToEnd(Topics.TELEMETRY_NODE_HEALTH, "telemetry-service", this::apply,
+                        (record, e) -> {
+                            skipped.increment();
+                            log.warn("skipped unreadable node-health record, partition {} offset {}: {}",
+                                    record.partition(), record.offset(), e.getMessage());
+                        }, () -> running);
+                restoreMillis = (System.nanoTime() - started) / 1_000_000;
+                restoredAt = clock.instant();
+                problem = null;
+                log.info("read back {} node-health records ({} nodes) in {} ms", read, records.size(), restoreMillis);
+                afterRestore.run();
+                restored.countDown();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException e) {
+                problem = e.toString();
+                log.warn("node-health read-back failed ({}); retrying in {} ms", e.toString(), backoff.toMillis());
+                try {
+                    Thread.sleep(backoff.toMillis());
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                backoff = backoff.multipliedBy(2).compareTo(Duration.ofSeconds(5)) > 0 ? Duration.ofSeconds(5)
+                        : backoff.multipliedBy(2);
+            }
+        }
+    }
+
+    private void apply(String key, byte[] value) {
+        if (key == null) {
+            throw new IllegalArgumentException("record without a key");
+        }
+        if (value == null) {
+            records.remove(key);
+            return;
+        }
+        records.put(key, EventCodec.decode(value, NodeHealth.class, key));
+    }
+
+    @Override
+    public Health health() {
+        Health.Builder health = isRestored() ? Health.up() : Health.down();
+        health.withDetail("nodes", records.size());
+        if (restoredAt != null) {
+            health.withDetail("millis", restoreMillis).withDetail("at", restoredAt.toString());
+        }
+        if (problem != null) {
+            health.withDetail("problem", problem);
+        }
+        return health.build();
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        if (worker != null) {
+            worker.interrupt();
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+}
