@@ -133,7 +133,7 @@ class EvidenceSmokeIT {
     void tinyLiveFailoverSeesTheRouterBypassACrashedNode() throws Exception {
         FailoverRun.Settings settings = new FailoverRun.Settings(stack.router(), "http://127.0.0.1:18085",
                 stack.kafka(), StackProcess.ADMIN_TOKEN, "opus", "opus-a100-80g-0", 10, Duration.ofSeconds(2),
-                Duration.ofSeconds(4), Duration.ofSeconds(2), Duration.ofMillis(50));
+                Duration.ofSeconds(4), Duration.ofSeconds(2), Duration.ofMillis(50), Duration.ofSeconds(1));
         List<FailoverAnalysis.Result> results = FailoverRun.run(settings, List.of("crash"));
         FailoverAnalysis.Result crash = results.get(0);
         assertThat(crash.requestsInWindow()).isPositive();

@@ -48,7 +48,7 @@ public final class FailoverRun {
 
     /** How to run: endpoints, the node and tier, the load and the fault timings. */
     public record Settings(String router, String simulator, String kafka, String adminToken, String tier, String node,
-            int rate, Duration before, Duration fault, Duration after, Duration explainEvery) {
+            int rate, Duration before, Duration fault, Duration after, Duration explainEvery, Duration warmup) {
     }
 
     private FailoverRun() {
@@ -83,7 +83,8 @@ public final class FailoverRun {
                     o.getOrDefault("node", "opus-a100-80g-0"), Integer.parseInt(o.getOrDefault("rate", "20")),
                     Duration.ofSeconds(Long.parseLong(o.getOrDefault("before", "5"))),
                     Duration.ofSeconds(Long.parseLong(o.getOrDefault("fault-seconds", "20"))),
-                    Duration.ofSeconds(Long.parseLong(o.getOrDefault("after", "10"))), Duration.ofMillis(25));
+                    Duration.ofSeconds(Long.parseLong(o.getOrDefault("after", "10"))), Duration.ofMillis(25),
+                    Duration.ofSeconds(Long.parseLong(o.getOrDefault("warmup", "30"))));
             List<FailoverAnalysis.Result> results = run(settings, faults);
             String md = markdown(results, settings, "FailoverRun " + String.join(" ", args));
             System.out.println(md);
@@ -106,6 +107,14 @@ public final class FailoverRun {
         List<FailoverAnalysis.Result> results = new ArrayList<>();
         try (DecisionTap tap = new DecisionTap(s.kafka())) {
             awaitTrue(tap::ready, Duration.ofSeconds(60), "the decision tap did not get its partitions");
+            // the same load, unrecorded, before the first fault: a cold stack (JIT, connection pools) would otherwise
+            // charge its own start-up to whichever fault comes first
+            if (!s.warmup().isZero()) {
+                SteadyLoad warm = new SteadyLoad(s.router() + "/v1/messages", Map.of("x-api-key", StackProcess.API_KEY,
+                        "anthropic-routing-priority", s.tier()), BODY);
+                warm.run(s.rate(), s.warmup().toMillis(), new CopyOnWriteArrayList<>());
+                warm.close();
+            }
             for (String fault : faults) {
                 awaitTierEligible(http, s, Duration.ofSeconds(180));
                 results.add(runOne(http, tap, s, fault.trim()));
@@ -253,8 +262,10 @@ public final class FailoverRun {
                 + "more. The explain endpoint is polled every %d ms for the node's candidate entry; decision events "
                 + "are read from `router.decisions.v1`. Client-visible errors: any non-200 answer or transport error "
                 + "among requests due from the injection to the end of the window. The tier has another healthy "
-                + "node throughout, so the target is zero.%n%n", s.rate(), s.tier(), s.before().toSeconds(),
-                s.fault().toSeconds(), s.node(), s.after().toSeconds(), s.explainEvery().toMillis()));
+                + "node throughout, so the target is zero. Before the first fault, %d s of the same load warm the stack "
+                + "up unrecorded (a cold JIT would otherwise be charged to the first fault).%n%n", s.rate(), s.tier(),
+                s.before().toSeconds(), s.fault().toSeconds(), s.node(), s.after().toSeconds(),
+                s.explainEvery().toMillis(), s.warmup().toSeconds()));
         md.append(FailoverAnalysis.table(results)).append('\n');
         for (FailoverAnalysis.Result r : results) {
             md.append(String.format(Locale.ROOT, "- `%s`: %s; %s.%n", r.fault(),

@@ -1,5 +1,8 @@
 package dev.zerolayer.routing.health;
 
+import java.time.Duration;
+import java.time.Instant;
+
 import java.util.Optional;
 
 /**
@@ -7,7 +10,9 @@ import java.util.Optional;
  * chunk intervals means {@code gateway_congestion}; steady time to first byte with chunk-interval variance up by
  * {@value #VARIANCE_UP}× means {@code gpu_bandwidth_bottleneck}. Recent values are a fast moving average, the baseline a
  * slow one (fast during the first observations, so cold-start outliers fade) that stops learning while the node
- * looks anomalous, so a long fault does not become the new normal.
+ * looks anomalous, so a long fault does not become the new normal. A diagnosis needs evidence: without an observation
+ * for {@value #EVIDENCE_MS} ms (a node the router no longer sends streams to) it lapses, and the next observation
+ * starts the recent averages afresh from the baseline.
  */
 public final class PassiveDiagnosis {
 
@@ -21,12 +26,35 @@ public final class PassiveDiagnosis {
     private static final double FAST = 0.3;
     private static final double SLOW = 0.05;
     private static final double EPSILON = 1e-6;
+    static final long EVIDENCE_MS = 30_000;
 
     private double recentTtfb;
     private double recentVariance;
     private double baselineTtfb;
     private double baselineVariance;
     private long observations;
+    private Instant lastObservedAt;
+
+    /** Adds one served request's time to first byte (ms) and chunk-interval variance (ms²), observed at {@code at}. */
+    public synchronized void observe(Instant at, double ttfbMs, double chunkIntervalVarianceMs2) {
+        if (lastObservedAt != null && observations > 0
+                && Duration.between(lastObservedAt, at).toMillis() > EVIDENCE_MS) {
+            recentTtfb = baselineTtfb;
+            recentVariance = baselineVariance;
+        }
+        if (lastObservedAt == null || at.isAfter(lastObservedAt)) {
+            lastObservedAt = at;
+        }
+        observe(ttfbMs, chunkIntervalVarianceMs2);
+    }
+
+    /** The diagnosis at {@code now}: none once the last observation is older than the evidence window. */
+    public synchronized Optional<String> diagnosis(Instant now) {
+        if (lastObservedAt != null && Duration.between(lastObservedAt, now).toMillis() > EVIDENCE_MS) {
+            return Optional.empty();
+        }
+        return diagnosis();
+    }
 
     /** Adds one served request's time to first byte (ms) and chunk-interval variance (ms²). */
     public synchronized void observe(double ttfbMs, double chunkIntervalVarianceMs2) {

@@ -60,6 +60,23 @@ class ClusterAndSpikeTest {
     }
 
     @Test
+    void aDiagnosisWithoutFreshEvidenceLapsesAndTheNextObservationsStartAfresh() {
+        PassiveDiagnosis diagnosis = new PassiveDiagnosis();
+        for (int i = 0; i < 30; i++) {
+            diagnosis.observe(T0.plusMillis(i * 100L), 100, 4);
+        }
+        for (int i = 0; i < 10; i++) {
+            diagnosis.observe(T0.plusMillis(3_000 + i * 100L), 400, 4);
+        }
+        assertThat(diagnosis.diagnosis(T0.plusMillis(4_000))).contains(PassiveDiagnosis.GATEWAY_CONGESTION);
+        // the router sends the node nothing for longer than the evidence window: the diagnosis lapses
+        assertThat(diagnosis.diagnosis(T0.plusMillis(4_000 + PassiveDiagnosis.EVIDENCE_MS))).isEmpty();
+        // and a normal request afterwards is judged against the baseline, not against the old anomaly
+        diagnosis.observe(T0.plusMillis(5_000 + PassiveDiagnosis.EVIDENCE_MS), 100, 4);
+        assertThat(diagnosis.diagnosis(T0.plusMillis(5_000 + PassiveDiagnosis.EVIDENCE_MS))).isEmpty();
+    }
+
+    @Test
     void anIdleClustersNoiseIsNoSpike() {
         LoadSpikeDetector detector = new LoadSpikeDetector(0.30, Duration.ofSeconds(1));
         detector.observe(T0, 0.01);

@@ -156,7 +156,7 @@ public class HealthTracker {
         }
         NodeEntry entry = nodes.get(decision.node());
         if (entry != null) {
-            entry.diagnosis.observe(decision.ttfbMillis(), decision.chunkIntervalVarianceMs2());
+            entry.diagnosis.observe(decision.occurredAt(), decision.ttfbMillis(), decision.chunkIntervalVarianceMs2());
             publishIfDue(entry, false);
         }
     }
@@ -282,7 +282,7 @@ public class HealthTracker {
             boolean heartbeatDue = entry.lastPublishedAt == null
                     || Duration.between(entry.lastPublishedAt, now).compareTo(heartbeat) >= 0;
             boolean changed = last == null || last.state() != entry.machine.state()
-                    || !Objects.equals(last.diagnosis(), entry.diagnosis.diagnosis().orElse(null))
+                    || !Objects.equals(last.diagnosis(), entry.diagnosis.diagnosis(clock.instant()).orElse(null))
                     || last.clusterLoadSpike() != spiking.getOrDefault(entry.registration.cluster(), false)
                     || !Objects.equals(last.predictedReadyAt(), entry.machine.predictedReadyAt().orElse(null))
                     || !last.registration().equals(entry.registration);
@@ -305,7 +305,7 @@ public class HealthTracker {
         long age = sample.map(s -> Math.max(0, Duration.between(s.occurredAt(), now).toMillis())).orElse(0L);
         return new NodeHealth(EventChecks.newEventId(), now, NodeHealth.SCHEMA_VERSION, entry.registration.nodeId(),
                 entry.registration, machine.state(), machine.score(), machine.reasons(),
-                entry.diagnosis.diagnosis().orElse(null), load, sample.map(TelemetrySample::requestsWaiting).orElse(0),
+                entry.diagnosis.diagnosis(clock.instant()).orElse(null), load, sample.map(TelemetrySample::requestsWaiting).orElse(0),
                 sample.map(TelemetrySample::kvCacheUsage).orElse(0.0), machine.predictedReadyAt().orElse(null),
                 machine.warmups().durationsMs(), age, spiking.getOrDefault(entry.registration.cluster(), false),
                 policyVersion);
