@@ -9,11 +9,11 @@ import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.contracts.event.InvalidEventException;
 import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.topics.CompactedTopicReader;
+import dev.zerolayer.platform.topics.StartupStep;
 import dev.zerolayer.platform.topics.TopicGuard;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
@@ -44,11 +44,9 @@ public class StateRestorer implements SmartLifecycle, HealthIndicator {
     private final RestoreGate gate;
     private final Clock clock;
     private final Counter skipped;
-    private volatile boolean running;
+    private final StartupStep step;
     private volatile Instant restoredAt;
-    private volatile String problem;
     private volatile Restored restored;
-    private Thread worker;
 
     public StateRestorer(TopicGuard guard, BlockIndex index, SessionTracker sessions, RestoreGate gate, Clock clock,
             MeterRegistry meters) {
@@ -66,6 +64,7 @@ public class StateRestorer implements SmartLifecycle, HealthIndicator {
         this.clock = clock;
         this.skipped = Counter.builder("zerolayer.cache.restore.skipped")
                 .description("Records of the cache's own compacted topics that could not be read back").register(meters);
+        this.step = new StartupStep("cache-restore", guard, this::restore);
     }
 
     /** What was read back: index blocks held and sessions, and the nodes named in the index. */
@@ -74,49 +73,26 @@ public class StateRestorer implements SmartLifecycle, HealthIndicator {
 
     @Override
     public void start() {
-        running = true;
-        worker = new Thread(this::restoreUntilDone, "cache-restore");
-        worker.setDaemon(true);
-        worker.start();
+        step.start();
     }
 
-    private void restoreUntilDone() {
-        Duration backoff = Duration.ofMillis(250);
-        while (running && !gate.isOpen()) {
-            try {
-                guard.awaitReady();
-                long started = System.nanoTime();
-                Set<String> nodes = new HashSet<>();
-                int blocks = readAll(Topics.CACHE_KV_INDEX, (key, value) -> restoreBlock(key, value, nodes));
-                int restoredSessions = readAll(Topics.CACHE_SESSIONS, this::restoreSession);
-                readAll(Topics.TELEMETRY_NODE_HEALTH, (key, value) -> {
-                    if (value != null) {
-                        nodeHealth.accept(EventCodec.decode(value, NodeHealth.class, key));
-                    }
-                });
-                restored = new Restored(index.blocks(), sessions.size(), Set.copyOf(nodes),
-                        (System.nanoTime() - started) / 1_000_000);
-                restoredAt = clock.instant();
-                problem = null;
-                log.info("restored {} index records ({} blocks held) and {} session records in {} ms", blocks,
-                        restored.blocks(), restoredSessions, restored.millis());
-                gate.open();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (RuntimeException e) {
-                problem = e.toString();
-                log.warn("state restore failed ({}); retrying in {} ms", e.toString(), backoff.toMillis());
-                try {
-                    Thread.sleep(backoff.toMillis());
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-                backoff = backoff.multipliedBy(2).compareTo(Duration.ofSeconds(5)) > 0 ? Duration.ofSeconds(5)
-                        : backoff.multipliedBy(2);
+    /** Reads the three topics back to the end offsets of now, then opens the gate for the stream consumers. */
+    private void restore() {
+        long started = System.nanoTime();
+        Set<String> nodes = new HashSet<>();
+        int blocks = readAll(Topics.CACHE_KV_INDEX, (key, value) -> restoreBlock(key, value, nodes));
+        int restoredSessions = readAll(Topics.CACHE_SESSIONS, this::restoreSession);
+        readAll(Topics.TELEMETRY_NODE_HEALTH, (key, value) -> {
+            if (value != null) {
+                nodeHealth.accept(EventCodec.decode(value, NodeHealth.class, key));
             }
-        }
+        });
+        restored = new Restored(index.blocks(), sessions.size(), Set.copyOf(nodes),
+                (System.nanoTime() - started) / 1_000_000);
+        restoredAt = clock.instant();
+        log.info("restored {} index records ({} blocks held) and {} session records in {} ms", blocks,
+                restored.blocks(), restoredSessions, restored.millis());
+        gate.open();
     }
 
     private void restoreBlock(String key, byte[] value, Set<String> nodes) {
@@ -152,7 +128,7 @@ public class StateRestorer implements SmartLifecycle, HealthIndicator {
             skipped.increment();
             log.warn("skipped unreadable record {} partition {} offset {}: {}", topic, record.partition(),
                     record.offset(), e.getMessage());
-        }, () -> running);
+        }, step::isRunning);
     }
 
     /** When the restore finished, or null while it runs. */
@@ -172,22 +148,19 @@ public class StateRestorer implements SmartLifecycle, HealthIndicator {
             health.withDetail("blocks", restored.blocks()).withDetail("sessions", restored.sessions())
                     .withDetail("millis", restored.millis()).withDetail("at", String.valueOf(restoredAt));
         }
-        if (problem != null) {
-            health.withDetail("problem", problem);
+        if (step.problem() != null) {
+            health.withDetail("problem", step.problem());
         }
         return health.build();
     }
 
     @Override
     public void stop() {
-        running = false;
-        if (worker != null) {
-            worker.interrupt();
-        }
+        step.stop();
     }
 
     @Override
     public boolean isRunning() {
-        return running;
+        return step.isRunning();
     }
 }

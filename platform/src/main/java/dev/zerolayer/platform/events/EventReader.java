@@ -43,27 +43,23 @@ public final class EventReader {
 
     /** Counts and logs a record of a batch refused for the given reason (the caller dead-letters it). */
     public void reject(InboundRecord record, String reason) {
-        Counter.builder("zerolayer.events.rejected")
-                .description("Inbound records rejected and dead-lettered")
-                .tag("topic", record.topic())
-                .tag("reason", category(reason))
-                .register(registry)
-                .increment();
-        log.warn("rejected record from {} partition {} offset {}: {}", record.topic(), record.partition(),
-                record.offset(), reason);
+        reject(record.topic(), record.partition(), record.offset(), reason);
     }
 
     /** Counts and logs a record refused for a reason found after decoding (unknown node, stale timestamp, …). */
     public void reject(Message<?> message, String topic, String reason) {
+        reject(topic, message.getHeaders().get(KafkaHeaders.RECEIVED_PARTITION),
+                message.getHeaders().get(KafkaHeaders.OFFSET), reason);
+    }
+
+    private void reject(String topic, Object partition, Object offset, String reason) {
         Counter.builder("zerolayer.events.rejected")
                 .description("Inbound records rejected and dead-lettered")
                 .tag("topic", topic)
                 .tag("reason", category(reason))
                 .register(registry)
                 .increment();
-        log.warn("rejected record from {} partition {} offset {}: {}", topic,
-                message.getHeaders().get(KafkaHeaders.RECEIVED_PARTITION),
-                message.getHeaders().get(KafkaHeaders.OFFSET), reason);
+        log.warn("rejected record from {} partition {} offset {}: {}", topic, partition, offset, reason);
     }
 
     /** The record key as text, or null when the record had none. */

@@ -68,13 +68,13 @@ public class HealthTracker {
         }
     }
 
-    /** Registers a node (again); a restored warm-up history seeds its predictions. Returns true when it was new. */
-    public boolean register(NodeRegistration registration, List<Long> restoredWarmupsMs) {
+    /** Registers a node (again), new ones with no history (see {@link #restore}); returns true when it was new. */
+    public boolean register(NodeRegistration registration) {
         NodeEntry created = new NodeEntry(registration, new NodeHealthMachine(registration.capacity(), rules,
-                new WarmupHistory(restoredWarmupsMs)));
+                new WarmupHistory(List.of())));
         NodeEntry previous = nodes.putIfAbsent(registration.nodeId(), created);
         if (previous == null) {
-            byCluster.computeIfAbsent(registration.cluster(), c -> ConcurrentHashMap.newKeySet()).add(created);
+            join(created);
             publishIfDue(created, true);
             return true;
         }
@@ -82,7 +82,7 @@ public class HealthTracker {
         previous.registration = registration;
         if (!before.equals(registration.cluster())) {
             members(before).remove(previous);
-            byCluster.computeIfAbsent(registration.cluster(), c -> ConcurrentHashMap.newKeySet()).add(previous);
+            join(previous);
             refreshLoad(previous);
         }
         return false;
@@ -104,9 +104,14 @@ public class HealthTracker {
         if (nodes.putIfAbsent(registration.nodeId(), created) != null) {
             return false;
         }
-        byCluster.computeIfAbsent(registration.cluster(), c -> ConcurrentHashMap.newKeySet()).add(created);
+        join(created);
         refreshLoad(created);
         return true;
+    }
+
+    /** Makes the node a member of its registration's cluster. */
+    private void join(NodeEntry entry) {
+        byCluster.computeIfAbsent(entry.registration.cluster(), c -> ConcurrentHashMap.newKeySet()).add(entry);
     }
 
     public Optional<NodeRegistration> registration(String nodeId) {
@@ -282,7 +287,7 @@ public class HealthTracker {
             boolean heartbeatDue = entry.lastPublishedAt == null
                     || Duration.between(entry.lastPublishedAt, now).compareTo(heartbeat) >= 0;
             boolean changed = last == null || last.state() != entry.machine.state()
-                    || !Objects.equals(last.diagnosis(), entry.diagnosis.diagnosis(clock.instant()).orElse(null))
+                    || !Objects.equals(last.diagnosis(), entry.diagnosis.diagnosis(now).orElse(null))
                     || last.clusterLoadSpike() != spiking.getOrDefault(entry.registration.cluster(), false)
                     || !Objects.equals(last.predictedReadyAt(), entry.machine.predictedReadyAt().orElse(null))
                     || !last.registration().equals(entry.registration);
@@ -305,7 +310,8 @@ public class HealthTracker {
         long age = sample.map(s -> Math.max(0, Duration.between(s.occurredAt(), now).toMillis())).orElse(0L);
         return new NodeHealth(EventChecks.newEventId(), now, NodeHealth.SCHEMA_VERSION, entry.registration.nodeId(),
                 entry.registration, machine.state(), machine.score(), machine.reasons(),
-                entry.diagnosis.diagnosis(clock.instant()).orElse(null), load, sample.map(TelemetrySample::requestsWaiting).orElse(0),
+                entry.diagnosis.diagnosis(now).orElse(null), load,
+                sample.map(TelemetrySample::requestsWaiting).orElse(0),
                 sample.map(TelemetrySample::kvCacheUsage).orElse(0.0), machine.predictedReadyAt().orElse(null),
                 machine.warmups().durationsMs(), age, spiking.getOrDefault(entry.registration.cluster(), false),
                 policyVersion);

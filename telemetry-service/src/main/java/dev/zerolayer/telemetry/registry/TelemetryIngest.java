@@ -90,7 +90,7 @@ public class TelemetryIngest implements Consumer<Message<List<byte[]>>> {
             if (before.isPresent()) {
                 tracker.restore(registration, before.get());
             } else {
-                tracker.register(registration, List.of());
+                tracker.register(registration);
             }
         }
         return problem;

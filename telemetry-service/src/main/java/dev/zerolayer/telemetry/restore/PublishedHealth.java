@@ -4,11 +4,11 @@ import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.topics.CompactedTopicReader;
+import dev.zerolayer.platform.topics.StartupStep;
 import dev.zerolayer.platform.topics.TopicGuard;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -34,12 +34,10 @@ public class PublishedHealth implements SmartLifecycle, HealthIndicator {
     private final Counter skipped;
     private final Map<String, NodeHealth> records = new ConcurrentHashMap<>();
     private final CountDownLatch restored = new CountDownLatch(1);
+    private final StartupStep step;
     private volatile Runnable afterRestore = () -> { };
-    private volatile boolean running;
     private volatile Instant restoredAt;
     private volatile long restoreMillis;
-    private volatile String problem;
-    private Thread worker;
 
     public PublishedHealth(TopicGuard guard, Clock clock, MeterRegistry meters) {
         this.guard = guard;
@@ -47,6 +45,7 @@ public class PublishedHealth implements SmartLifecycle, HealthIndicator {
         this.skipped = Counter.builder("zerolayer.telemetry.restore.skipped")
                 .description("Records of telemetry.node-health.v1 that could not be read back at start")
                 .register(meters);
+        this.step = new StartupStep("node-health-restore", guard, this::restore);
     }
 
     /** Runs once the records are read back, before sample consumption starts (registers the inventory nodes). */
@@ -75,47 +74,23 @@ public class PublishedHealth implements SmartLifecycle, HealthIndicator {
 
     @Override
     public void start() {
-        running = true;
-        worker = new Thread(this::restoreUntilDone, "node-health-restore");
-        worker.setDaemon(true);
-        worker.start();
+        step.start();
     }
 
-    private void restoreUntilDone() {
-        Duration backoff = Duration.ofMillis(250);
-        CompactedTopicReader reader = CompactedTopicReader.of(guard);
-        while (running && !isRestored()) {
-            try {
-                guard.awaitReady();
-                long started = System.nanoTime();
-                int read = reader.readToEnd(Topics.TELEMETRY_NODE_HEALTH, "telemetry-service", this::apply,
-                        (record, e) -> {
-                            skipped.increment();
-                            log.warn("skipped unreadable node-health record, partition {} offset {}: {}",
-                                    record.partition(), record.offset(), e.getMessage());
-                        }, () -> running);
-                restoreMillis = (System.nanoTime() - started) / 1_000_000;
-                restoredAt = clock.instant();
-                problem = null;
-                log.info("read back {} node-health records ({} nodes) in {} ms", read, records.size(), restoreMillis);
-                afterRestore.run();
-                restored.countDown();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (RuntimeException e) {
-                problem = e.toString();
-                log.warn("node-health read-back failed ({}); retrying in {} ms", e.toString(), backoff.toMillis());
-                try {
-                    Thread.sleep(backoff.toMillis());
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-                backoff = backoff.multipliedBy(2).compareTo(Duration.ofSeconds(5)) > 0 ? Duration.ofSeconds(5)
-                        : backoff.multipliedBy(2);
-            }
-        }
+    /** Reads the topic back to the end offsets of now, then lets sample consumption begin. */
+    private void restore() {
+        long started = System.nanoTime();
+        int read = CompactedTopicReader.of(guard).readToEnd(Topics.TELEMETRY_NODE_HEALTH, "telemetry-service",
+                this::apply, (record, e) -> {
+                    skipped.increment();
+                    log.warn("skipped unreadable node-health record, partition {} offset {}: {}",
+                            record.partition(), record.offset(), e.getMessage());
+                }, step::isRunning);
+        restoreMillis = (System.nanoTime() - started) / 1_000_000;
+        restoredAt = clock.instant();
+        log.info("read back {} node-health records ({} nodes) in {} ms", read, records.size(), restoreMillis);
+        afterRestore.run();
+        restored.countDown();
     }
 
     private void apply(String key, byte[] value) {
@@ -136,22 +111,19 @@ public class PublishedHealth implements SmartLifecycle, HealthIndicator {
         if (restoredAt != null) {
             health.withDetail("millis", restoreMillis).withDetail("at", restoredAt.toString());
         }
-        if (problem != null) {
-            health.withDetail("problem", problem);
+        if (step.problem() != null) {
+            health.withDetail("problem", step.problem());
         }
         return health.build();
     }
 
     @Override
     public void stop() {
-        running = false;
-        if (worker != null) {
-            worker.interrupt();
-        }
+        step.stop();
     }
 
     @Override
     public boolean isRunning() {
-        return running;
+        return step.isRunning();
     }
 }

@@ -53,7 +53,7 @@ class HealthTrackerTest {
     @Test
     void publishesOnRegistrationAndOnStateChangeButNotOnEverySample() {
         tracker.register(NodeRegistration.of("n1", "sonnet", "c", null, "http://127.0.0.1:1",
-                UpstreamProtocol.ANTHROPIC, "m", 8, "p"), List.of());
+                UpstreamProtocol.ANTHROPIC, "m", 8, "p"));
         assertThat(published.records).hasSize(1);
         tracker.onSample(sample(0, 0.4));
         int afterHealthy = published.records.size();
@@ -69,7 +69,7 @@ class HealthTrackerTest {
     @Test
     void onlyStreamedRequestsFeedThePassiveDiagnosis() {
         tracker.register(NodeRegistration.of("n1", "sonnet", "c", null, "http://127.0.0.1:1",
-                UpstreamProtocol.ANTHROPIC, "m", 8, "p"), List.of());
+                UpstreamProtocol.ANTHROPIC, "m", 8, "p"));
         tracker.onSample(sample(0, 0.4));
         for (int i = 0; i < 30; i++) {
             tracker.onDecision(served(false, 900, 0)); // non-streaming: no chunk intervals
@@ -90,7 +90,7 @@ class HealthTrackerTest {
         MutableClock wall = new MutableClock(T0.plusSeconds(10));
         HealthTracker behind = new HealthTracker(published, wall, Duration.ofSeconds(2), new SimpleMeterRegistry());
         behind.register(NodeRegistration.of("n1", "sonnet", "c", null, "http://127.0.0.1:1",
-                UpstreamProtocol.ANTHROPIC, "m", 8, "p"), List.of());
+                UpstreamProtocol.ANTHROPIC, "m", 8, "p"));
         for (int ms = 0; ms <= 1_000; ms += 100) {
             behind.onSample(sample(ms, 0.4), T0.plusMillis(ms), 0);
             wall.advance(Duration.ofMillis(10));
@@ -111,9 +111,9 @@ class HealthTrackerTest {
         MutableClock wall = new MutableClock(T0.plusSeconds(10));
         HealthTracker behind = new HealthTracker(published, wall, Duration.ofSeconds(2), new SimpleMeterRegistry());
         behind.register(NodeRegistration.of("n1", "sonnet", "c", null, "http://127.0.0.1:1",
-                UpstreamProtocol.ANTHROPIC, "m", 8, "p"), List.of());
+                UpstreamProtocol.ANTHROPIC, "m", 8, "p"));
         behind.register(NodeRegistration.of("n2", "sonnet", "c", null, "http://127.0.0.1:2",
-                UpstreamProtocol.ANTHROPIC, "m", 8, "p"), List.of());
+                UpstreamProtocol.ANTHROPIC, "m", 8, "p"));
         behind.onSample(sample(0, 0.4), T0, 0);
         behind.onSample(new TelemetrySample(UUID.randomUUID().toString(), T0.plusMillis(9_900), 1, "n2", 0.4, 1e9,
                 1e9, 0.1, 20_000, 20_000, 0.05, 2, 0, 0.2, false, 0), T0.plusMillis(9_900), 1);
