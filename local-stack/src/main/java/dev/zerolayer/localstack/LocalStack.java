@@ -173,10 +173,19 @@ public final class LocalStack {
     }
 
     private Map<String, String> childEnvironment(Credentials credentials) {
+        return childEnvironment(credentials, options.kafkaPort(), options.dataDir());
+    }
+
+    /**
+     * What every child's environment gets on top of the launcher's: the credentials, the broker on {@code kafkaPort}
+     * and the state a service keeps beside Kafka, under {@code dataDir} (public: tests that run a service themselves
+     * next to a launched stack give it the same).
+     */
+    public static Map<String, String> childEnvironment(Credentials credentials, int kafkaPort, Path dataDir) {
         Map<String, String> childEnv = new HashMap<>(credentials.asEnvironment());
-        childEnv.put("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + options.kafkaPort());
+        childEnv.put("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + kafkaPort);
         // state a service keeps beside Kafka lives in the stack's data directory (wiped with --fresh)
-        childEnv.put("ZEROLAYER_FALLBACK_DATA_DIR", options.dataDir().resolve("fallback").toString());
+        childEnv.put("ZEROLAYER_FALLBACK_DATA_DIR", dataDir.resolve("fallback").toString());
         return childEnv;
     }
 

@@ -8,8 +8,10 @@ import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.contracts.router.RoutingDecision;
 import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.localstack.testing.LauncherProcess;
+import dev.zerolayer.localstack.testing.RouteExplain;
+import dev.zerolayer.localstack.testing.SteadyLoad;
+import dev.zerolayer.localstack.testing.SteadyLoad.Sent;
 import dev.zerolayer.platform.testing.KafkaTestClient;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -25,12 +27,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -305,58 +302,29 @@ class FullStackIT {
     private record Fault(long atMillis, String node, String type, double intensity) {
     }
 
-    private record Sent(int status, String requestId, String route) {
-    }
-
     /** Closed-loop non-streaming haiku requests from {@code workers} threads; faults injected at their offsets. */
     private List<Sent> steadyLoad(String router, Duration length, int workers, List<Fault> faults) throws Exception {
-        ConcurrentLinkedQueue<Sent> sent = new ConcurrentLinkedQueue<>();
-        AtomicBoolean stop = new AtomicBoolean();
-        AtomicInteger counter = new AtomicInteger();
-        ExecutorService pool = Executors.newFixedThreadPool(workers);
         long start = System.nanoTime();
-        for (int w = 0; w < workers; w++) {
-            pool.submit(() -> {
-                while (!stop.get()) {
-                    String body = "{\"model\":\"claude-haiku-4-5\",\"max_tokens\":16,\"messages\":[{\"role\":\"user\","
-                            + "\"content\":\"steady load request " + counter.incrementAndGet() + "\"}]}";
-                    HttpRequest request = HttpRequest.newBuilder(URI.create(router + "/v1/messages"))
-                            .timeout(Duration.ofSeconds(30)).header("content-type", "application/json")
-                            .header("x-api-key", API_KEY).header("anthropic-routing-priority", "haiku")
-                            .header("anthropic-debug", "route")
-                            .POST(HttpRequest.BodyPublishers.ofString(body)).build();
-                    try {
-                        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-                        sent.add(new Sent(response.statusCode(), response.headers().firstValue("request-id").orElse(""),
-                                response.headers().firstValue("X-Anthropic-Route").orElse("")));
-                    } catch (IOException e) {
-                        sent.add(new Sent(-1, "", e.getClass().getSimpleName()));
-                    }
+        try (SteadyLoad load = SteadyLoad.start(http, router, API_KEY, workers)) {
+            for (Fault fault : faults) {
+                long wait = fault.atMillis() - (System.nanoTime() - start) / 1_000_000;
+                if (wait > 0) {
+                    Thread.sleep(wait); // pacing the scenario, not synchronising on a result
                 }
-                return null;
-            });
-        }
-        for (Fault fault : faults) {
-            long wait = fault.atMillis() - (System.nanoTime() - start) / 1_000_000;
-            if (wait > 0) {
-                Thread.sleep(wait); // pacing the scenario, not synchronising on a result
+                HttpResponse<String> injected = http.send(HttpRequest.newBuilder(
+                        URI.create(SIMULATOR + "/admin/nodes/" + fault.node() + "/faults"))
+                        .header("content-type", "application/json").header("authorization", "Bearer " + ADMIN_TOKEN)
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"type\":\"" + fault.type()
+                                + "\",\"durationMs\":120000,\"intensity\":" + fault.intensity() + "}")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(injected.statusCode()).as(injected.body()).isEqualTo(201);
             }
-            HttpResponse<String> injected = http.send(HttpRequest.newBuilder(
-                    URI.create(SIMULATOR + "/admin/nodes/" + fault.node() + "/faults"))
-                    .header("content-type", "application/json").header("authorization", "Bearer " + ADMIN_TOKEN)
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"type\":\"" + fault.type()
-                            + "\",\"durationMs\":120000,\"intensity\":" + fault.intensity() + "}")).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            assertThat(injected.statusCode()).as(injected.body()).isEqualTo(201);
+            long rest = length.toMillis() - (System.nanoTime() - start) / 1_000_000;
+            if (rest > 0) {
+                Thread.sleep(rest); // the load's duration
+            }
+            return load.stop();
         }
-        long rest = length.toMillis() - (System.nanoTime() - start) / 1_000_000;
-        if (rest > 0) {
-            Thread.sleep(rest); // the load's duration
-        }
-        stop.set(true);
-        pool.shutdown();
-        assertThat(pool.awaitTermination(60, TimeUnit.SECONDS)).as("load workers finished").isTrue();
-        return new ArrayList<>(sent);
     }
 
     private List<String> simulatedNodes() throws Exception {
@@ -386,17 +354,6 @@ class FullStackIT {
 
     /** Every candidate node of an explained haiku-pinned decision: "eligible" or its exclusion reason. */
     private Map<String, String> explainCandidates(String router) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(router + "/v1/route/explain"))
-                .header("content-type", "application/json").header("x-api-key", API_KEY)
-                .header("anthropic-routing-priority", "haiku")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"claude-haiku-4-5\",\"max_tokens\":16,"
-                        + "\"messages\":[{\"role\":\"user\",\"content\":\"explain\"}]}", StandardCharsets.UTF_8))
-                .build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        Map<String, String> candidates = new HashMap<>();
-        EventCodec.mapper().readTree(response.body()).path("candidates").forEach(c -> candidates.put(
-                c.path("node").asString(""), c.path("eligible").asBoolean(false) ? "eligible"
-                        : c.path("excluded_because").asString("")));
-        return candidates;
+        return RouteExplain.haikuCandidates(http, router, API_KEY);
     }
 }

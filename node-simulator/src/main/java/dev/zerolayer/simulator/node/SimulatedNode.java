@@ -8,6 +8,7 @@ import dev.zerolayer.simulator.kv.KvBlockCache;
 import dev.zerolayer.simulator.kv.KvEventSink;
 import dev.zerolayer.simulator.latency.LatencyModel;
 import dev.zerolayer.simulator.latency.TtftHistogram;
+import io.netty.channel.Channel;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,7 +28,6 @@ import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
-import reactor.netty.Connection;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
 import reactor.netty.resources.LoopResources;
@@ -57,7 +57,8 @@ public final class SimulatedNode {
     private final Scheduler timers;
     private final LoopResources loops;
     private final NodeHttpHandler handler;
-    private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
+    /** Open client connections (channels, not requests: the server reports every request on a kept-alive one). */
+    private final Set<Channel> connections = ConcurrentHashMap.newKeySet();
     private final Map<FaultType, Disposable> faultTimers = new EnumMap<>(FaultType.class);
     private final AtomicBoolean cold = new AtomicBoolean(true);
     private final AtomicInteger waiting = new AtomicInteger();
@@ -123,7 +124,7 @@ public final class SimulatedNode {
         if (current != null) {
             current.disposeNow(Duration.ofSeconds(2));
         }
-        connections.forEach(Connection::dispose);
+        connections.forEach(Channel::close);
     }
 
     private HttpServer httpServer() {
@@ -132,13 +133,20 @@ public final class SimulatedNode {
                 .port(boundPort)
                 .runOn(loops)
                 .doOnConnection(connection -> {
-                    connections.add(connection);
-                    connection.onDispose(() -> connections.remove(connection));
+                    Channel channel = connection.channel();
+                    if (connections.add(channel)) {
+                        channel.closeFuture().addListener(closed -> connections.remove(channel));
+                    }
                 })
                 .handle(handler::handle);
     }
 
     // ---------------------------------------------------------------- identity and state
+
+    /** Client connections open now (a closed one is forgotten at once: the node holds nothing per request served). */
+    public int openConnections() {
+        return connections.size();
+    }
 
     public NodeSpec spec() {
         return spec;
@@ -283,7 +291,7 @@ public final class SimulatedNode {
             // wait until the listening socket is closed: from now on connections are refused
             current.disposeNow(Duration.ofSeconds(2));
         }
-        connections.forEach(Connection::dispose);
+        connections.forEach(Channel::close);
         warmGate.end();
         kv.clear();
         log.warn("node {} crashed: port {} refuses connections, KV cache lost", spec.id(), boundPort);

@@ -548,7 +548,7 @@ public class GatewayHandler {
             metrics.fallback(reason);
         }
         try {
-            publisher.offer(scope.event(status, httpStatus), tracing.headers(scope.span), scope.span);
+            publisher.offer(scope.event(status, httpStatus), tracing.headers(scope.span));
         } catch (RuntimeException e) {
             log.warn("could not build the decision event of request {}: {}", scope.requestId, e.getMessage());
         } finally {

@@ -15,6 +15,10 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public class StreamShaper {
 
+    /** Anthropic events (by their {@code event:} name) that carry neither usage, nor the end, nor the model. */
+    private static final java.util.Set<String> PASSED_AS_IS = java.util.Set.of("content_block_start",
+            "content_block_delta", "content_block_stop", "ping");
+
     private final ClientApi client;
     private final ClientApi upstream;
     private final String model;
@@ -74,6 +78,10 @@ public class StreamShaper {
     }
 
     private List<byte[]> fromAnthropic(SseEvent event) {
+        if (client == ClientApi.ANTHROPIC && event.event() != null && PASSED_AS_IS.contains(event.event())) {
+            // named content events change nothing the router tracks: passed on without reading their JSON
+            return List.of(event.bytes());
+        }
         ObjectNode data = json(event.data());
         if (data == null) {
             return client == ClientApi.ANTHROPIC ? List.of(event.bytes()) : List.of();

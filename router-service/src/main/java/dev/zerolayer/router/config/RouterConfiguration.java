@@ -7,7 +7,6 @@ import dev.zerolayer.contracts.fallback.FallbackPolicy;
 import dev.zerolayer.contracts.fallback.PolicyDocument;
 import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.contracts.topics.Topics;
-import dev.zerolayer.platform.events.EventPublisher;
 import dev.zerolayer.platform.events.EventReader;
 import dev.zerolayer.platform.policy.PolicyVersionHealthIndicator;
 import dev.zerolayer.platform.view.CompactedView;
@@ -25,12 +24,15 @@ import dev.zerolayer.routing.prefix.FastBlockHasher;
 import dev.zerolayer.router.dispatch.Dispatcher;
 import dev.zerolayer.router.dispatch.NodeGuards;
 import dev.zerolayer.router.dispatch.UpstreamClient;
+import dev.zerolayer.router.events.DecisionProducerConfig;
 import dev.zerolayer.router.events.DecisionPublisher;
 import dev.zerolayer.router.models.ModelCatalogue;
 import dev.zerolayer.router.state.ActivePolicy;
 import dev.zerolayer.router.state.Fleet;
 import dev.zerolayer.router.state.ViewsLoaded;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import java.time.Clock;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -174,9 +176,16 @@ public class RouterConfiguration {
     }
 
     @Bean
-    DecisionPublisher decisionPublisher(RouterProperties properties, EventPublisher events, TopicGuard guard,
-            MeterRegistry meters, io.micrometer.tracing.Tracer tracer) {
-        return new DecisionPublisher(properties.eventBufferSize(), events, guard, meters, tracer);
+    DecisionPublisher decisionPublisher(RouterProperties properties, TopicGuard guard, MeterRegistry meters,
+            org.springframework.core.env.Environment environment,
+            @org.springframework.beans.factory.annotation.Value("${zerolayer.topic.router-decisions}") String topic) {
+        java.util.Map<String, String> producerProperties = org.springframework.boot.context.properties.bind.Binder
+                .get(environment).bind("spring.cloud.stream.kafka.binder.producer-properties",
+                        org.springframework.boot.context.properties.bind.Bindable.mapOf(String.class, String.class))
+                .orElse(java.util.Map.of());
+        return new DecisionPublisher(properties.eventBufferSize(), topic, () -> new KafkaProducer<>(
+                DecisionProducerConfig.of(guard.bootstrapServers(), guard.clientProperties(), producerProperties),
+                new ByteArraySerializer(), new ByteArraySerializer()), guard::ready, meters);
     }
 
     @Bean

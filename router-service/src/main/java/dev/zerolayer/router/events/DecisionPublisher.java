@@ -1,93 +1,135 @@
 package dev.zerolayer.router.events;
 
+import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.contracts.router.RoutingDecision;
-import dev.zerolayer.platform.topics.TopicGuard;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.tracing.Span;
-import io.micrometer.tracing.Tracer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
-import dev.zerolayer.platform.events.EventPublisher;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.producer.Callback;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Decision events go into a bounded in-memory buffer that a background thread drains to {@code router.decisions.v1}
- * (binding {@value #BINDING}, keyed by request id) once the topics are verified; a full buffer drops and counts, a
- * failed send keeps the event and retries with backoff, so a request is never delayed or failed by publishing.
+ * Decision events go into a bounded in-memory buffer that one background thread hands, in batches, to an idempotent
+ * Kafka producer for {@code router.decisions.v1} (keyed by request id, JSON, the request's trace context as headers)
+ * once the topics are verified; a full buffer drops and counts, an event the broker did not take in time goes back
+ * into the buffer, so a request is never delayed or failed by publishing and an outage loses nothing the buffer holds.
  */
 public class DecisionPublisher implements SmartLifecycle {
 
-    static final String BINDING = "decisions-out-0";
+    private static final Logger log = LoggerFactory.getLogger(DecisionPublisher.class);
+    private static final int BATCH = 512;
+    /** The {@code binding} label of the publish counters, as when the events went through a binder binding. */
+    static final String SERIES = "decisions-out-0";
 
     private final BlockingQueue<Pending> buffer;
-    private final EventPublisher events;
-    private final TopicGuard guard;
+    private final String topic;
+    private final Supplier<Producer<byte[], byte[]>> producers;
+    private final BooleanSupplier topicsReady;
     private final Counter dropped;
-    private final Tracer tracer;
+    private final Counter published;
+    private final Counter failures;
+    private final AtomicInteger unacknowledged = new AtomicInteger();
     private volatile boolean running;
+    private volatile Producer<byte[], byte[]> producer;
     private Thread worker;
 
-    public DecisionPublisher(int capacity, EventPublisher events, TopicGuard guard, MeterRegistry meters) {
-        this(capacity, events, guard, meters, null);
-    }
-
-    public DecisionPublisher(int capacity, EventPublisher events, TopicGuard guard, MeterRegistry meters,
-            Tracer tracer) {
-        this.tracer = tracer;
+    /**
+     * @param producers makes the producer once the topics are verified (the publisher closes it when it stops)
+     * @param topicsReady whether the service's topics are verified (nothing is sent before)
+     */
+    public DecisionPublisher(int capacity, String topic, Supplier<Producer<byte[], byte[]>> producers,
+            BooleanSupplier topicsReady, MeterRegistry meters) {
         this.buffer = new ArrayBlockingQueue<>(capacity);
-        this.events = events;
-        this.guard = guard;
-        this.dropped = Counter.builder("zerolayer_router_events_dropped").description("decision events dropped: buffer full")
+        this.topic = topic;
+        this.producers = producers;
+        this.topicsReady = topicsReady;
+        this.dropped = Counter.builder("zerolayer_router_events_dropped")
+                .description("decision events dropped: buffer full, or refused by the broker for good")
                 .register(meters);
-        Gauge.builder("zerolayer_router_events_buffered", buffer, BlockingQueue::size).register(meters);
+        this.published = Counter.builder("zerolayer.events.published").tag("binding", SERIES)
+                .description("events the broker acknowledged").register(meters);
+        this.failures = Counter.builder("zerolayer.events.publish.failures").tag("binding", SERIES)
+                .description("sends the broker did not acknowledge (the event is buffered again)").register(meters);
+        Gauge.builder("zerolayer_router_events_buffered", this, DecisionPublisher::buffered)
+                .description("decision events waiting: in the buffer or sent and not yet acknowledged")
+                .register(meters);
     }
 
-    /** A decision event, the trace context headers it carries to Kafka, and the request span to send it under. */
-    private record Pending(RoutingDecision decision, Map<String, String> headers, Span span) {
+    /** A decision event and the trace context headers it carries to Kafka. */
+    private record Pending(RoutingDecision decision, Map<String, String> headers) {
     }
 
     /** Queues the event; never blocks. Returns false when the buffer was full and the event was dropped. */
     public boolean offer(RoutingDecision decision) {
-        return offer(decision, Map.of(), null);
+        return offer(decision, Map.of());
     }
 
-    /**
-     * Queues the event with the request's trace context; never blocks. It is sent with the request span current, so
-     * any messaging instrumentation continues the same trace instead of starting one.
-     */
-    public boolean offer(RoutingDecision decision, Map<String, String> headers, Span span) {
-        boolean queued = buffer.offer(new Pending(decision, Map.copyOf(headers), span));
+    /** Queues the event with the request's trace context headers; never blocks. False when dropped (buffer full). */
+    public boolean offer(RoutingDecision decision, Map<String, String> headers) {
+        boolean queued = buffer.offer(new Pending(decision, headers));
         if (!queued) {
             dropped.increment();
         }
         return queued;
     }
 
+    /** Events not yet acknowledged by the broker: buffered, or handed to the producer and in flight. */
     public int buffered() {
-        return buffer.size();
+        return buffer.size() + unacknowledged.get();
     }
 
     private void drain() {
+        List<Pending> batch = new ArrayList<>(BATCH);
         long backoffMs = 100;
         while (running) {
             try {
-                if (!guard.ready()) {
+                if (!topicsReady.getAsBoolean()) {
                     TimeUnit.MILLISECONDS.sleep(200);
                     continue;
                 }
-                Pending next = buffer.poll(500, TimeUnit.MILLISECONDS);
-                if (next == null) {
+                if (producer == null) {
+                    producer = producers.get();
+                }
+                Pending first = buffer.poll(500, TimeUnit.MILLISECONDS);
+                if (first == null) {
                     continue;
                 }
-                while (running && !send(next)) {
+                batch.add(first);
+                buffer.drainTo(batch, BATCH - 1);
+                int handed = 0;
+                try {
+                    for (Pending pending : batch) {
+                        send(pending);
+                        handed++;
+                    }
+                    backoffMs = 100;
+                } catch (RuntimeException e) {
+                    // the producer would not take more (its own buffer full or no metadata within max.block.ms):
+                    // keep what it did not take and try again later
+                    failures.increment();
+                    log.warn("decision events wait: the producer refused a send ({})", e.getClass().getSimpleName());
+                    requeue(batch.subList(handed, batch.size()));
                     TimeUnit.MILLISECONDS.sleep(backoffMs);
                     backoffMs = Math.min(5_000, backoffMs * 2);
                 }
-                backoffMs = 100;
+                batch.clear();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
@@ -95,12 +137,46 @@ public class DecisionPublisher implements SmartLifecycle {
         }
     }
 
-    private boolean send(Pending pending) {
-        if (tracer == null || pending.span() == null) {
-            return events.publish(BINDING, pending.decision(), pending.headers());
+    private void send(Pending pending) {
+        RoutingDecision decision = pending.decision();
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(new RecordHeader("contentType", "application/json".getBytes(StandardCharsets.UTF_8)));
+        pending.headers().forEach((name, value) -> headers.add(new RecordHeader(name,
+                value.getBytes(StandardCharsets.UTF_8))));
+        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, null,
+                decision.key().getBytes(StandardCharsets.UTF_8), EventCodec.encode(decision), headers);
+        unacknowledged.incrementAndGet();
+        try {
+            producer.send(record, acknowledged(pending));
+        } catch (RuntimeException e) {
+            unacknowledged.decrementAndGet();
+            throw e;
         }
-        try (Tracer.SpanInScope ignored = tracer.withSpan(pending.span())) {
-            return events.publish(BINDING, pending.decision(), pending.headers());
+    }
+
+    private Callback acknowledged(Pending pending) {
+        return (metadata, exception) -> {
+            unacknowledged.decrementAndGet();
+            if (exception == null) {
+                published.increment();
+            } else if (exception instanceof RetriableException) {
+                // not taken within delivery.timeout.ms (a long outage): back into the buffer, dropped if it is full
+                failures.increment();
+                requeue(List.of(pending));
+            } else {
+                failures.increment();
+                dropped.increment();
+                log.warn("a decision event was refused by the broker for good ({})",
+                        exception.getClass().getSimpleName());
+            }
+        };
+    }
+
+    private void requeue(List<Pending> pending) {
+        for (Pending p : pending) {
+            if (!buffer.offer(p)) {
+                dropped.increment();
+            }
         }
     }
 
@@ -117,6 +193,16 @@ public class DecisionPublisher implements SmartLifecycle {
         running = false;
         if (worker != null) {
             worker.interrupt();
+            try {
+                worker.join(2_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        Producer<byte[], byte[]> current = producer;
+        if (current != null) {
+            // what is in flight gets a moment to be acknowledged; what is left is lost with the process, as before
+            current.close(java.time.Duration.ofSeconds(5));
         }
     }
 

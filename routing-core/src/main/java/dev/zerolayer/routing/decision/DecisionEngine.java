@@ -210,8 +210,8 @@ public final class DecisionEngine {
         List<String> standbysLast = new ArrayList<>();
         for (String cluster : declaredClusters(tier, policy, fleet)) {
             String standby = policy.standbyClusters().get(cluster);
-            boolean spiking = fleet.stream().anyMatch(n -> n.cluster().equals(cluster) && n.clusterLoadSpike());
-            if (standby != null && spiking && clusterHealth(standby, fleet) >= policy.thresholds().clusterHealthMin()) {
+            if (standby != null && spiking(cluster, fleet)
+                    && clusterHealth(standby, fleet) >= policy.thresholds().clusterHealthMin()) {
                 rules.add(LOAD_SPIKE_REDIRECT + ":" + cluster + "->" + standby);
                 order.add(standby);
                 order.add(cluster);
@@ -224,6 +224,15 @@ public final class DecisionEngine {
         }
         standbysLast.stream().filter(s -> !order.contains(s)).forEach(order::add);
         return order;
+    }
+
+    private static boolean spiking(String cluster, List<NodeCandidate> fleet) {
+        for (NodeCandidate node : fleet) {
+            if (node.clusterLoadSpike() && node.cluster().equals(cluster)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private List<ScoredCandidate> score(String cluster, String tier, DecisionInput input, List<NodeCandidate> fleet) {
