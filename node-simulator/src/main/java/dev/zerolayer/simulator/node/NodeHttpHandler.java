@@ -7,6 +7,7 @@ import dev.zerolayer.simulator.latency.LatencyModel;
 import dev.zerolayer.simulator.latency.OutputLength;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import java.nio.charset.StandardCharsets;
@@ -230,7 +231,9 @@ final class NodeHttpHandler {
         // connection dying without the stream's end
         Mono<Void> send = !cut ? sent : sent.then(Mono.fromRunnable(() -> {
             node.failedRequest();
-            response.withConnection(connection -> connection.channel().close());
+            // closed behind the frames still queued for the socket, never in front of them
+            response.withConnection(connection -> connection.channel().writeAndFlush(Unpooled.EMPTY_BUFFER)
+                    .addListener(ChannelFutureListener.CLOSE));
         }));
         return ttft > 0 ? delay(ttft).then(send) : send;
     }
