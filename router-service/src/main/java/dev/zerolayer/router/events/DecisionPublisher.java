@@ -139,8 +139,8 @@ public class DecisionPublisher implements SmartLifecycle {
 
     private void send(Pending pending) {
         RoutingDecision decision = pending.decision();
+        // no contentType header: the readers' binder takes JSON by default, and would misread a raw (non-JSON-typed) one
         RecordHeaders headers = new RecordHeaders();
-        headers.add(new RecordHeader("contentType", "application/json".getBytes(StandardCharsets.UTF_8)));
         pending.headers().forEach((name, value) -> headers.add(new RecordHeader(name,
                 value.getBytes(StandardCharsets.UTF_8))));
         ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, null,

@@ -66,8 +66,8 @@ public class TelemetryConfiguration {
 
     /** This service's own records published before this start: the history it restores after a restart. */
     @Bean
-    PublishedHealth publishedHealth(TopicGuard guard, Clock clock, MeterRegistry meters) {
-        return new PublishedHealth(guard, clock, meters);
+    PublishedHealth publishedHealth(TopicGuard guard, Clock clock, MeterRegistry meters, HealthTracker tracker) {
+        return new PublishedHealth(guard, clock, meters, tracker::applyPolicy);
     }
 
     @Bean

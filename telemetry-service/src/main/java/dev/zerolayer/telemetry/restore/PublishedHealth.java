@@ -1,6 +1,7 @@
 package dev.zerolayer.telemetry.restore;
 
 import dev.zerolayer.contracts.codec.EventCodec;
+import dev.zerolayer.contracts.fallback.FallbackPolicy;
 import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.topics.CompactedTopicReader;
@@ -14,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.health.contributor.Health;
@@ -23,7 +25,8 @@ import org.springframework.context.SmartLifecycle;
 /**
  * What this service published on {@code telemetry.node-health.v1} before it started, read back once at start (every
  * partition up to the end offsets of that moment), then held still: the service is the topic's only writer, so it
- * never needs to read its own records again. Sample consumption waits until the read-back is done.
+ * never needs to read its own records again. The active fallback policy is read first, so that nothing is judged or
+ * published under the built-in policy after a restart. Sample consumption waits until both read-backs are done.
  */
 public class PublishedHealth implements SmartLifecycle, HealthIndicator {
 
@@ -35,12 +38,19 @@ public class PublishedHealth implements SmartLifecycle, HealthIndicator {
     private final Map<String, NodeHealth> records = new ConcurrentHashMap<>();
     private final CountDownLatch restored = new CountDownLatch(1);
     private final StartupStep step;
+    private final Consumer<FallbackPolicy> policy;
     private volatile Runnable afterRestore = () -> { };
     private volatile Instant restoredAt;
     private volatile long restoreMillis;
 
     public PublishedHealth(TopicGuard guard, Clock clock, MeterRegistry meters) {
+        this(guard, clock, meters, ignored -> { });
+    }
+
+    /** @param policy receives the active fallback policy read back at start, before the node-health records */
+    public PublishedHealth(TopicGuard guard, Clock clock, MeterRegistry meters, Consumer<FallbackPolicy> policy) {
         this.guard = guard;
+        this.policy = policy;
         this.clock = clock;
         this.skipped = Counter.builder("zerolayer.telemetry.restore.skipped")
                 .description("Records of telemetry.node-health.v1 that could not be read back at start")
@@ -80,6 +90,14 @@ public class PublishedHealth implements SmartLifecycle, HealthIndicator {
     /** Reads the topic back to the end offsets of now, then lets sample consumption begin. */
     private void restore() {
         long started = System.nanoTime();
+        Map<String, FallbackPolicy> policies = new java.util.HashMap<>();
+        CompactedTopicReader.of(guard).readToEnd(Topics.FALLBACK_POLICY, "telemetry-service", (key, value) -> {
+            if (key != null && value != null) {
+                policies.put(key, EventCodec.decode(value, FallbackPolicy.class, key));
+            }
+        }, (record, e) -> log.warn("skipped unreadable fallback-policy record, partition {} offset {}: {}",
+                record.partition(), record.offset(), e.getMessage()), step::isRunning);
+        policies.values().forEach(policy);
         int read = CompactedTopicReader.of(guard).readToEnd(Topics.TELEMETRY_NODE_HEALTH, "telemetry-service",
                 this::apply, (record, e) -> {
                     skipped.increment();
