@@ -55,7 +55,12 @@ public final class ProxyOverheadRun {
 
         public Plan(List<Integer> rates, List<Integer> fixedRates, Duration warmup, Duration length,
                 Duration prewarm) {
-            this(rates, fixedRates, warmup, length, prewarm, Math.max(50, rates.get(0) / 2));
+            this(rates, fixedRates, warmup, length, prewarm, defaultPrewarmRate(rates));
+        }
+
+        /** Half the ladder's lowest rate, at least 50 req/s. */
+        static int defaultPrewarmRate(List<Integer> rates) {
+            return Math.max(50, rates.get(0) / 2);
         }
     }
 
@@ -100,7 +105,8 @@ public final class ProxyOverheadRun {
         Plan plan = new Plan(rates, fixed, Duration.ofSeconds(Long.parseLong(options.getOrDefault("warmup", "5"))),
                 Duration.ofSeconds(Long.parseLong(options.getOrDefault("duration", "20"))),
                 Duration.ofSeconds(Long.parseLong(options.getOrDefault("prewarm", "60"))),
-                Integer.parseInt(options.getOrDefault("prewarm-rate", Integer.toString(Math.max(50, rates.get(0) / 2)))));
+                options.containsKey("prewarm-rate") ? Integer.parseInt(options.get("prewarm-rate"))
+                        : Plan.defaultPrewarmRate(rates));
         Set<String> peers = new LinkedHashSet<>();
         for (String p : options.getOrDefault("peers", "nginx,portkey").split(",")) {
             if (!p.isBlank() && !p.equals("none")) {

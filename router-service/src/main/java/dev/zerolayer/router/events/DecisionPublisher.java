@@ -104,9 +104,6 @@ public class DecisionPublisher implements SmartLifecycle {
                     TimeUnit.MILLISECONDS.sleep(200);
                     continue;
                 }
-                if (producer == null) {
-                    producer = producers.get();
-                }
                 Pending first = buffer.poll(500, TimeUnit.MILLISECONDS);
                 if (first == null) {
                     continue;
@@ -115,16 +112,19 @@ public class DecisionPublisher implements SmartLifecycle {
                 buffer.drainTo(batch, BATCH - 1);
                 int handed = 0;
                 try {
+                    if (producer == null) {
+                        producer = producers.get();
+                    }
                     for (Pending pending : batch) {
                         send(pending);
                         handed++;
                     }
                     backoffMs = 100;
                 } catch (RuntimeException e) {
-                    // the producer would not take more (its own buffer full or no metadata within max.block.ms):
-                    // keep what it did not take and try again later
+                    // no producer could be made yet, or it would not take more (its own buffer full, no metadata
+                    // within max.block.ms): keep what it did not take and try again later
                     failures.increment();
-                    log.warn("decision events wait: the producer refused a send ({})", e.getClass().getSimpleName());
+                    log.warn("decision events wait: no send possible ({})", e.getClass().getSimpleName());
                     requeue(batch.subList(handed, batch.size()));
                     TimeUnit.MILLISECONDS.sleep(backoffMs);
                     backoffMs = Math.min(5_000, backoffMs * 2);

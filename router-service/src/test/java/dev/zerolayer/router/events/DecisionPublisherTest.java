@@ -104,6 +104,26 @@ class DecisionPublisherTest {
     }
 
     @Test
+    void aProducerThatCannotBeMadeYetIsTriedAgainAndNothingIsLost() {
+        topicsReady.set(true);
+        java.util.concurrent.atomic.AtomicInteger attempts = new java.util.concurrent.atomic.AtomicInteger();
+        publisher = new DecisionPublisher(10, "router.decisions.v1", () -> {
+            if (attempts.incrementAndGet() == 1) {
+                throw new org.apache.kafka.common.KafkaException("no resolvable bootstrap urls");
+            }
+            return producer;
+        }, topicsReady::get, meters);
+        publisher.start();
+
+        publisher.offer(decision("req-later"));
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> producer.history().size() == 1);
+        assertThat(attempts.get()).isEqualTo(2);
+        assertThat(new String(producer.history().get(0).key(), StandardCharsets.UTF_8)).isEqualTo("req-later");
+        assertThat(counter("zerolayer_router_events_dropped")).isZero();
+    }
+
+    @Test
     void aFullBufferDropsAndCountsWithoutBlocking() {
         DecisionPublisher publisher = start(2);
         assertThat(publisher.offer(decision("a"))).isTrue();
