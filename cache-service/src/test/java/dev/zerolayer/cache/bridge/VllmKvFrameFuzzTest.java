@@ -6,13 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import ch.qos.logback.classic.Level;
 import dev.zerolayer.cache.MutableClock;
 import dev.zerolayer.contracts.cache.KvCacheEvent;
+import dev.zerolayer.contracts.testing.SeededFuzz;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -250,23 +250,9 @@ class VllmKvFrameFuzzTest {
         }
     }
 
-    /** Runs seeded cases; a failure names the seed and case so it can be replayed exactly. */
+    /** Runs seeded cases ({@code SeededFuzz}), then reports what the bridge did with them. */
     private static void fuzz(String surface, Bridge bridge, BiConsumer<Random, Integer> body) {
-        int cases = Integer.getInteger("zerolayer.fuzz.cases", DEFAULT_CASES);
-        long seed = Long.getLong("zerolayer.fuzz.seed", new SecureRandom().nextLong());
-        Integer only = Integer.getInteger("zerolayer.fuzz.case");
-        long start = System.nanoTime();
-        for (int i = only == null ? 0 : only; i < (only == null ? cases : only + 1); i++) {
-            Random random = new Random(seed ^ (i * 0x9E3779B97F4A7C15L));
-            try {
-                body.accept(random, i);
-            } catch (AssertionError | RuntimeException | StackOverflowError | OutOfMemoryError e) {
-                throw new AssertionError("fuzz " + surface + " failed at case " + i + "; replay with -Dzerolayer.fuzz.seed="
-                        + seed + " -Dzerolayer.fuzz.case=" + i + ": " + e, e);
-            }
-        }
-        System.out.printf("fuzz %s: %d cases in %d ms (seed %d)%n", surface, only == null ? cases : 1,
-                (System.nanoTime() - start) / 1_000_000, seed);
+        SeededFuzz.run(surface, DEFAULT_CASES, body);
         System.out.printf("  %d accepted (%d events), %d refused and counted%n", bridge.accepted, bridge.events,
                 bridge.refused);
     }

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.zerolayer.contracts.event.Event;
 import dev.zerolayer.contracts.event.InvalidEventException;
 import dev.zerolayer.contracts.telemetry.NodeTelemetry;
+import dev.zerolayer.contracts.testing.SeededFuzz;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -248,24 +248,10 @@ class EventCodecFuzzTest {
     }
 
     static void fuzz(String surface, BiConsumer<Random, Integer> body) {
-        fuzz(surface, Integer.getInteger("zerolayer.fuzz.cases", DEFAULT_CASES), body);
+        SeededFuzz.run(surface, DEFAULT_CASES, body);
     }
 
-    /** Runs {@code cases} seeded cases; a failure names the seed and case so it can be replayed exactly. */
     static void fuzz(String surface, int cases, BiConsumer<Random, Integer> body) {
-        long seed = Long.getLong("zerolayer.fuzz.seed", new SecureRandom().nextLong());
-        Integer only = Integer.getInteger("zerolayer.fuzz.case");
-        long start = System.nanoTime();
-        for (int i = only == null ? 0 : only; i < (only == null ? cases : only + 1); i++) {
-            Random random = new Random(seed ^ (i * 0x9E3779B97F4A7C15L));
-            try {
-                body.accept(random, i);
-            } catch (AssertionError | RuntimeException e) {
-                throw new AssertionError("fuzz " + surface + " failed at case " + i + "; replay with -Dzerolayer.fuzz.seed="
-                        + seed + " -Dzerolayer.fuzz.case=" + i + ": " + e, e);
-            }
-        }
-        System.out.printf("fuzz %s: %d cases in %d ms (seed %d)%n", surface, only == null ? cases : 1,
-                (System.nanoTime() - start) / 1_000_000, seed);
+        SeededFuzz.run(surface, cases, body);
     }
 }

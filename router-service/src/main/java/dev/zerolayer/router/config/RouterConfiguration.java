@@ -137,8 +137,11 @@ public class RouterConfiguration {
     }
 
     @Bean
-    UpstreamClient upstreamClient(RouterProperties properties) {
-        return new UpstreamClient(properties.connectTimeoutMs(), properties.maxUpstreamResponse().toBytes());
+    UpstreamClient upstreamClient(RouterProperties properties,
+            org.springframework.beans.factory.ObjectProvider<org.springframework.http.client.ReactorResourceFactory> resources) {
+        org.springframework.http.client.ReactorResourceFactory factory = resources.getIfAvailable();
+        return new UpstreamClient(properties.connectTimeoutMs(), properties.maxUpstreamResponse().toBytes(),
+                factory == null ? null : factory.getLoopResources());
     }
 
     @Bean

@@ -17,7 +17,10 @@ public final class DecisionProducerConfig {
     public static Map<String, Object> of(String bootstrapServers, Map<String, ?> clientProperties,
             Map<String, String> producerProperties) {
         Map<String, Object> config = new HashMap<>();
-        config.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        // events are asynchronous by contract: batching 50 ms of them costs no request anything and saves the broker
+        // round trips (at 1,000 req/s, 20 produce requests a second instead of 200)
+        config.put(ProducerConfig.LINGER_MS_CONFIG, "50");
+        config.put(ProducerConfig.BATCH_SIZE_CONFIG, "262144");
         config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "120000");
         config.putAll(clientProperties);
         config.putAll(producerProperties);

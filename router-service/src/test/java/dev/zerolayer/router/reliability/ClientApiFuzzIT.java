@@ -6,6 +6,7 @@ import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.kafka.embedded.SharedKafka;
 import dev.zerolayer.platform.testing.KafkaTestClient;
 import dev.zerolayer.platform.testing.RunningService;
+import dev.zerolayer.contracts.testing.SeededFuzz;
 import dev.zerolayer.router.RouterApplication;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -62,7 +63,7 @@ class ClientApiFuzzIT {
              TestFleet fleet = new TestFleet();
              RunningService router = RunningService.start(RouterApplication.class, servers)) {
             fleet.publishTo(router, kafka);
-            ClientBodies.fuzz(surface, CASES, (random, i) -> {
+            SeededFuzz.run(surface, CASES, (random, i) -> {
                 String path = PATHS[random.nextInt(PATHS.length)];
                 boolean openAi = path.equals("/v1/chat/completions");
                 byte[] body = random.nextInt(5) == 0

@@ -3,11 +3,9 @@ package dev.zerolayer.router.reliability;
 import dev.zerolayer.contracts.codec.EventCodec;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.function.BiConsumer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -16,8 +14,7 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Seeded generators of hostile client input for fuzzing: Anthropic and OpenAI bodies built valid and then damaged
  * (fields removed, nulled, retyped, stretched; huge numbers; unicode; invalid UTF-8; cuts), raw noise, odd header
- * values, and a runner that names seed and case of a failure ({@code -Dzerolayer.fuzz.seed}, {@code .case},
- * {@code .cases}).
+ * values; {@code SeededFuzz} (platform's test jar) runs them.
  */
 public final class ClientBodies {
 
@@ -248,24 +245,5 @@ public final class ClientBodies {
     @SafeVarargs
     static <T> T pick(Random random, T... options) {
         return options[random.nextInt(options.length)];
-    }
-
-    /** Runs seeded cases ({@code -Dzerolayer.fuzz.cases} overrides the count); a failure names seed and case. */
-    public static void fuzz(String surface, int defaultCases, BiConsumer<Random, Integer> body) {
-        int cases = Integer.getInteger("zerolayer.fuzz.cases", defaultCases);
-        long seed = Long.getLong("zerolayer.fuzz.seed", new SecureRandom().nextLong());
-        Integer only = Integer.getInteger("zerolayer.fuzz.case");
-        long start = System.nanoTime();
-        for (int i = only == null ? 0 : only; i < (only == null ? cases : only + 1); i++) {
-            Random random = new Random(seed ^ (i * 0x9E3779B97F4A7C15L));
-            try {
-                body.accept(random, i);
-            } catch (AssertionError | RuntimeException e) {
-                throw new AssertionError("fuzz " + surface + " failed at case " + i + "; replay with -Dzerolayer.fuzz.seed="
-                        + seed + " -Dzerolayer.fuzz.case=" + i + ": " + e, e);
-            }
-        }
-        System.out.printf("fuzz %s: %d cases in %d ms (seed %d)%n", surface, only == null ? cases : 1,
-                (System.nanoTime() - start) / 1_000_000, seed);
     }
 }

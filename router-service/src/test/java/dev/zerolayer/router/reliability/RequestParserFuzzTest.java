@@ -3,6 +3,7 @@ package dev.zerolayer.router.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.zerolayer.contracts.codec.EventCodec;
+import dev.zerolayer.contracts.testing.SeededFuzz;
 import dev.zerolayer.router.api.ApiException;
 import dev.zerolayer.router.api.ClientApi;
 import dev.zerolayer.router.api.ClientRequest;
@@ -25,7 +26,7 @@ class RequestParserFuzzTest {
 
     @Test
     void anthropicMessagesBodies() {
-        ClientBodies.fuzz("anthropic /v1/messages body", CASES, (random, i) -> {
+        SeededFuzz.run("anthropic /v1/messages body", CASES, (random, i) -> {
             byte[] body = ClientBodies.damage(random, ClientBodies.anthropic(random));
             parseOrRefuse(ClientApi.ANTHROPIC, body, raw -> RequestParser.anthropic(raw, true));
         });
@@ -33,7 +34,7 @@ class RequestParserFuzzTest {
 
     @Test
     void anthropicCountTokensBodies() {
-        ClientBodies.fuzz("anthropic count_tokens body", CASES, (random, i) -> {
+        SeededFuzz.run("anthropic count_tokens body", CASES, (random, i) -> {
             byte[] body = ClientBodies.damage(random, ClientBodies.anthropic(random));
             parseOrRefuse(ClientApi.ANTHROPIC, body, raw -> RequestParser.anthropic(raw, false));
         });
@@ -41,7 +42,7 @@ class RequestParserFuzzTest {
 
     @Test
     void openAiChatCompletionBodies() {
-        ClientBodies.fuzz("openai /v1/chat/completions body", CASES, (random, i) -> {
+        SeededFuzz.run("openai /v1/chat/completions body", CASES, (random, i) -> {
             byte[] body = ClientBodies.damage(random, ClientBodies.openAi(random));
             parseOrRefuse(ClientApi.OPENAI, body, RequestParser::openAi);
         });
@@ -49,7 +50,7 @@ class RequestParserFuzzTest {
 
     @Test
     void undamagedBodiesOfBothApisAlwaysParse() {
-        ClientBodies.fuzz("valid bodies", 2_000, (random, i) -> {
+        SeededFuzz.run("valid bodies", 2_000, (random, i) -> {
             ClientRequest anthropic = RequestParser.anthropic(EventCodec.mapper().writeValueAsBytes(
                     ClientBodies.anthropic(random)), true);
             assertThat(anthropic.conversation().turns()).isNotEmpty();

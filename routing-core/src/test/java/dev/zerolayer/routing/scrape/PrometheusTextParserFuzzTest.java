@@ -3,7 +3,8 @@ package dev.zerolayer.routing.scrape;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.security.SecureRandom;
+import dev.zerolayer.contracts.testing.SeededFuzz;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -189,22 +190,7 @@ class PrometheusTextParserFuzzTest {
         };
     }
 
-    /** Runs seeded cases; a failure names the seed and case so it can be replayed exactly. */
     private static void fuzz(String surface, BiConsumer<Random, Integer> body) {
-        int cases = Integer.getInteger("zerolayer.fuzz.cases", DEFAULT_CASES);
-        long seed = Long.getLong("zerolayer.fuzz.seed", new SecureRandom().nextLong());
-        Integer only = Integer.getInteger("zerolayer.fuzz.case");
-        long start = System.nanoTime();
-        for (int i = only == null ? 0 : only; i < (only == null ? cases : only + 1); i++) {
-            Random random = new Random(seed ^ (i * 0x9E3779B97F4A7C15L));
-            try {
-                body.accept(random, i);
-            } catch (AssertionError | RuntimeException e) {
-                throw new AssertionError("fuzz " + surface + " failed at case " + i + "; replay with -Dzerolayer.fuzz.seed="
-                        + seed + " -Dzerolayer.fuzz.case=" + i + ": " + e, e);
-            }
-        }
-        System.out.printf("fuzz %s: %d cases in %d ms (seed %d)%n", surface, only == null ? cases : 1,
-                (System.nanoTime() - start) / 1_000_000, seed);
+        SeededFuzz.run(surface, DEFAULT_CASES, body);
     }
 }
