@@ -229,7 +229,10 @@ class FaultEffectsTest {
             openAiNode.node().inject(FaultType.STREAM_CUT, Duration.ofSeconds(10), 1.0);
 
             List<Sse.Frame> cut = stream(node, "tell me a long story", 200).frames();
-            assertThat(cut).extracting(Sse.Frame::event).contains("message_start", "content_block_delta")
+            // the stream starts and never ends properly; the node keeps at least one token before the cut, but whether
+            // the client still reads it depends on how its socket takes the close (one CI run in ~8 lost it), so the
+            // test does not require it
+            assertThat(cut).extracting(Sse.Frame::event).contains("message_start")
                     .doesNotContain("message_stop", "message_delta");
             assertThat(cut.stream().filter(f -> "content_block_delta".equals(f.event())).count()).isLessThan(200);
 
