@@ -42,9 +42,9 @@ class FullStackIT {
 
     private static final Path ROOT = LauncherProcess.ROOT;
     private static final String API_KEY = "zl-fullstack-it";
-    private static final String SIMULATOR = "http://127.0.0.1:18085";
-    private static final String TELEMETRY = "http://127.0.0.1:18081";
-    private static final String FALLBACK = "http://127.0.0.1:18084";
+    private static final String SIMULATOR = LauncherProcess.serviceUrl("node-simulator");
+    private static final String TELEMETRY = LauncherProcess.serviceUrl("telemetry-service");
+    private static final String FALLBACK = LauncherProcess.serviceUrl("fallback-service");
     private static final String ADMIN_TOKEN = "zla-fullstack-it";
     private static final List<String> JARS = List.of("router-service", "telemetry-service", "complexity-service",
             "cache-service", "fallback-service", "node-simulator");

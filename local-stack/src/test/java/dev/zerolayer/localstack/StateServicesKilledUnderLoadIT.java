@@ -53,11 +53,11 @@ class StateServicesKilledUnderLoadIT {
     private static final Path ROOT = LauncherProcess.ROOT;
     private static final String API_KEY = "zl-kill-it";
     private static final String ADMIN_TOKEN = "zla-kill-it";
-    private static final String SIMULATOR = "http://127.0.0.1:18085";
-    private static final String TELEMETRY = "http://127.0.0.1:18081";
-    private static final String COMPLEXITY = "http://127.0.0.1:18082";
-    private static final String CACHE = "http://127.0.0.1:18083";
-    private static final String FALLBACK = "http://127.0.0.1:18084";
+    private static final String SIMULATOR = LauncherProcess.serviceUrl("node-simulator");
+    private static final String TELEMETRY = LauncherProcess.serviceUrl("telemetry-service");
+    private static final String COMPLEXITY = LauncherProcess.serviceUrl("complexity-service");
+    private static final String CACHE = LauncherProcess.serviceUrl("cache-service");
+    private static final String FALLBACK = LauncherProcess.serviceUrl("fallback-service");
     private static final String PARCEL = "You are the support assistant of a parcel company. Answer with the order id, "
             + "the current location, the expected delivery date and the next step. ";
     private static final String RAILWAY = "You are the travel desk of a railway company. List the connections, the "

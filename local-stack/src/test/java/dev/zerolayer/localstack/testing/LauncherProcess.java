@@ -69,6 +69,14 @@ public final class LauncherProcess implements AutoCloseable {
         }
     }
 
+    /** The base URL of a stack service on its fixed port ({@code StackServices}), e.g. {@code "node-simulator"}. */
+    public static String serviceUrl(String module) {
+        return dev.zerolayer.localstack.process.StackServices.defaults(0).stream()
+                .filter(spec -> spec.module().equals(module)).findFirst()
+                .map(spec -> "http://127.0.0.1:" + spec.port())
+                .orElseThrow(() -> new IllegalArgumentException("no stack service " + module));
+    }
+
     public static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();

@@ -35,9 +35,9 @@ public class UpstreamClient {
      *     thread and the machine carries one set of I/O threads, not two; {@code null}: Reactor Netty's global ones
      */
     public UpstreamClient(int connectTimeoutMs, long maxResponseBytes, LoopResources loops) {
-        // LIFO: the most recently used connection goes out first, so a burst's extra connections fall idle and close
-        // (FIFO kept every one of them warm forever, and touching hundreds of old connection objects per second made
-        // each young GC pause scan their cards: ~10 ms pauses at 1,000 req/s)
+        // LIFO: the most recently used connection goes out first, so a burst's extra connections fall idle and close;
+        // FIFO kept every one of them (hundreds after a cold start) in rotation forever. Young GC pauses at 1,000 req/s
+        // stayed 4-11 ms either way (docs/benchmarks.md)
         ConnectionProvider pool = ConnectionProvider.builder("zerolayer-upstream").maxConnections(2_000)
                 .pendingAcquireMaxCount(-1).maxIdleTime(Duration.ofSeconds(30)).lifo().build();
         HttpClient client = HttpClient.create(pool);
