@@ -7,7 +7,21 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 @SpringBootApplication
 public class RouterApplication {
 
+    /** Reactor Netty's setting for the number of I/O event loops. */
+    static final String IO_WORKER_COUNT = "reactor.netty.ioWorkerCount";
+
     public static void main(String[] args) {
+        oneEventLoopPerCore();
         SpringApplication.run(RouterApplication.class, args);
+    }
+
+    /**
+     * One event loop per core unless {@code -Dreactor.netty.ioWorkerCount} says otherwise: Reactor Netty's default of
+     * at least four put four busy loops on a two-core machine, each preempting the others.
+     */
+    static void oneEventLoopPerCore() {
+        if (System.getProperty(IO_WORKER_COUNT) == null) {
+            System.setProperty(IO_WORKER_COUNT, Integer.toString(Runtime.getRuntime().availableProcessors()));
+        }
     }
 }

@@ -50,9 +50,15 @@ class TelemetryServiceIT {
             await().atMost(WAIT).until(() -> tracker.snapshot(node).map(h -> h.lastSampleAgeMs() >= 0
                     && h.state() != dev.zerolayer.contracts.telemetry.NodeState.DOWN).orElse(false));
 
-            // When a router decision names it
+            // When a router decision names it, then a record that is no decision, then another decision
             kafka.publish(Topics.ROUTER_DECISIONS, decision(node));
-            await().atMost(WAIT).until(() -> service.bean(RouterObservations.class).servedBy(node) == 1);
+            kafka.send(Topics.ROUTER_DECISIONS, "req-junk", "{not json".getBytes(StandardCharsets.UTF_8));
+            kafka.publish(Topics.ROUTER_DECISIONS, decision(node));
+            await().atMost(WAIT).until(() -> service.bean(RouterObservations.class).servedBy(node) == 2);
+            String decisionsDlq = Topics.deadLetterTopic(Topics.ROUTER_DECISIONS, Topics.TELEMETRY);
+            await().atMost(WAIT).untilAsserted(() -> assertThat(kafka.readAll(decisionsDlq))
+                    .extracting(r -> KafkaTestClient.header(r, "x-exception-message"))
+                    .anySatisfy(reason -> assertThat(reason).contains("malformed")));
 
             // When junk and a sample from an unknown node arrive, then a good sample
             kafka.send(Topics.TELEMETRY_SAMPLES, node, "{not json".getBytes(StandardCharsets.UTF_8));

@@ -266,7 +266,7 @@ public class GatewayHandler {
     private Mono<ServerResponse> whole(RequestScope scope) {
         TierLimits limits = limits(scope, scope.routed.decision().tier());
         return dispatch(scope).next()
-                .timeout(Duration.ofMillis(limits.deadlineMs()))
+                .timeout(Duration.ofMillis(limits.deadlineMs()), dispatcher.timers())
                 .onErrorMap(TimeoutException.class, e -> ApiException.timeout("the request deadline passed"))
                 .flatMap(bytes -> {
                     NodeRegistration served = scope.dispatch.served();

@@ -41,7 +41,19 @@ public class RateLimits implements AutoCloseable {
         PolicyOverride override = policy.document().apiKeyOverrides().get(keyId);
         int perSecond = override != null && override.requestsPerSecond() != null && override.requestsPerSecond() > 0
                 ? override.requestsPerSecond() : defaultPerSecond;
-        Limiter limiter = limiters.compute(keyId, (id, existing) -> {
+        // read first: compute() locks the key's map bin, and every request of both event loops would queue on it
+        Limiter limiter = limiters.get(keyId);
+        if (limiter == null || limiter.perSecond() != perSecond) {
+            limiter = limiter(keyId, perSecond);
+        }
+        if (!limiter.limiter().acquirePermission()) {
+            throw new ApiException(429, "rate_limit_error", "rate limit of " + perSecond
+                    + " requests per second exceeded for this API key");
+        }
+    }
+
+    private Limiter limiter(String keyId, int perSecond) {
+        return limiters.compute(keyId, (id, existing) -> {
             if (existing != null && existing.perSecond() == perSecond) {
                 return existing;
             }
@@ -52,10 +64,6 @@ public class RateLimits implements AutoCloseable {
                     .limitForPeriod(perSecond).limitRefreshPeriod(Duration.ofSeconds(1))
                     .timeoutDuration(Duration.ZERO).build(), refills));
         });
-        if (!limiter.limiter().acquirePermission()) {
-            throw new ApiException(429, "rate_limit_error", "rate limit of " + perSecond
-                    + " requests per second exceeded for this API key");
-        }
     }
 
     @Override

@@ -7,21 +7,20 @@ import dev.zerolayer.contracts.fallback.FallbackPolicy;
 import dev.zerolayer.contracts.fallback.PolicyDocument;
 import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.contracts.topics.Topics;
+import dev.zerolayer.platform.config.ZeroLayerProperties;
 import dev.zerolayer.platform.events.EventReader;
 import dev.zerolayer.platform.policy.PolicyVersionHealthIndicator;
-import dev.zerolayer.platform.view.CompactedView;
-import dev.zerolayer.platform.config.ZeroLayerProperties;
 import dev.zerolayer.platform.topics.TopicGuard;
+import dev.zerolayer.platform.view.CompactedView;
 import dev.zerolayer.router.api.GatewayHandler;
 import dev.zerolayer.router.api.GatewayMetrics;
 import dev.zerolayer.router.auth.ApiKeyAuthenticator;
 import dev.zerolayer.router.auth.ApiKeysFile;
 import dev.zerolayer.router.auth.RateLimits;
 import dev.zerolayer.router.decision.PromptPrefixes;
-import dev.zerolayer.router.tracing.RequestTracing;
 import dev.zerolayer.router.decision.RequestRouter;
-import dev.zerolayer.routing.prefix.FastBlockHasher;
 import dev.zerolayer.router.dispatch.Dispatcher;
+import dev.zerolayer.router.dispatch.EventLoops;
 import dev.zerolayer.router.dispatch.NodeGuards;
 import dev.zerolayer.router.dispatch.UpstreamClient;
 import dev.zerolayer.router.events.DecisionProducerConfig;
@@ -30,13 +29,18 @@ import dev.zerolayer.router.models.ModelCatalogue;
 import dev.zerolayer.router.state.ActivePolicy;
 import dev.zerolayer.router.state.Fleet;
 import dev.zerolayer.router.state.ViewsLoaded;
+import dev.zerolayer.router.tracing.RequestTracing;
+import dev.zerolayer.routing.prefix.FastBlockHasher;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import java.time.Clock;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.client.ReactorResourceFactory;
+import reactor.netty.resources.LoopResources;
 
 /** The router's compacted-topic views (one consumer bean each), the gateway built on them, and its collaborators; bindings are in application.yml. */
 @Configuration(proxyBeanMethods = false)
@@ -136,17 +140,25 @@ public class RouterConfiguration {
                 properties.prefixMaxBlocks(), properties.cacheAware()));
     }
 
+    /** The HTTP server's event loops (none without a Reactor Netty server, e.g. in a mock environment). */
     @Bean
-    UpstreamClient upstreamClient(RouterProperties properties,
-            org.springframework.beans.factory.ObjectProvider<org.springframework.http.client.ReactorResourceFactory> resources) {
-        org.springframework.http.client.ReactorResourceFactory factory = resources.getIfAvailable();
-        return new UpstreamClient(properties.connectTimeoutMs(), properties.maxUpstreamResponse().toBytes(),
-                factory == null ? null : factory.getLoopResources());
+    EventLoops eventLoops(ObjectProvider<ReactorResourceFactory> resources) {
+        ReactorResourceFactory factory = resources.getIfAvailable();
+        return factory == null ? EventLoops.none()
+                : new EventLoops(factory.getLoopResources().onServer(LoopResources.DEFAULT_NATIVE));
     }
 
     @Bean
-    Dispatcher dispatcher(UpstreamClient client, NodeGuards guards) {
-        return new Dispatcher(client, guards);
+    UpstreamClient upstreamClient(RouterProperties properties, ObjectProvider<ReactorResourceFactory> resources,
+            EventLoops eventLoops) {
+        ReactorResourceFactory factory = resources.getIfAvailable();
+        return new UpstreamClient(properties.connectTimeoutMs(), properties.maxUpstreamResponse().toBytes(),
+                factory == null ? null : factory.getLoopResources(), eventLoops);
+    }
+
+    @Bean
+    Dispatcher dispatcher(UpstreamClient client, NodeGuards guards, EventLoops eventLoops) {
+        return new Dispatcher(client, guards, eventLoops);
     }
 
     @Bean

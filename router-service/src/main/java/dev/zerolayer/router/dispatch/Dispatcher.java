@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
 
 /**
  * Bypass, not retry: tries the ranked nodes in order, each once, behind its breaker and bulkhead and with a
@@ -28,10 +29,22 @@ public class Dispatcher {
 
     private final UpstreamClient client;
     private final NodeGuards guards;
+    private final EventLoops eventLoops;
 
     public Dispatcher(UpstreamClient client, NodeGuards guards) {
+        this(client, guards, EventLoops.none());
+    }
+
+    /** @param eventLoops the server's loops: an attempt's timers run on the loop the attempt runs on */
+    public Dispatcher(UpstreamClient client, NodeGuards guards, EventLoops eventLoops) {
         this.client = client;
         this.guards = guards;
+        this.eventLoops = eventLoops;
+    }
+
+    /** The scheduler for a request's own timers: the calling thread's event loop (no other thread woken for them). */
+    public Scheduler timers() {
+        return eventLoops.timers();
     }
 
     /**
@@ -100,7 +113,8 @@ public class Dispatcher {
         AtomicBoolean firstByte = new AtomicBoolean();
         Flux<byte[]> raw = client.post(url, call.body(), streaming, call.headers())
                 // the first chunk within the TTFB limit, then no gap between chunks longer than the tier's TTFB limit
-                .timeout(Mono.delay(ttfbLimit), chunk -> Mono.delay(stallLimit))
+                .timeout(Mono.delay(ttfbLimit, eventLoops.timers()), chunk -> Mono.delay(stallLimit,
+                        eventLoops.timers()))
                 .onErrorMap(TimeoutException.class, e -> firstByte.get() ? UpstreamFailure.of("upstream_stalled")
                         : deadlineBound ? ApiException.timeout("the request deadline passed before any node answered")
                         : UpstreamFailure.of("ttfb_timeout"))

@@ -30,9 +30,13 @@ public class NodeGuards {
     }
 
     public Guard guard(String node, Resilience settings) {
-        Guard guard = guards.compute(node, (id, existing) -> existing != null && existing.settings().equals(settings)
+        // read first: compute() locks the node's map bin, and every request of both event loops would queue on it
+        Guard current = guards.get(node);
+        if (current != null && current.settings().equals(settings)) {
+            return current;
+        }
+        return guards.compute(node, (id, existing) -> existing != null && existing.settings().equals(settings)
                 ? existing : create(id, settings, existing));
-        return guard;
     }
 
     private Guard create(String node, Resilience settings, Guard previous) {

@@ -23,32 +23,50 @@ public class UpstreamClient {
     /** Reason of an attempt whose response body (declared or received) exceeds the limit. */
     public static final String TOO_LARGE = "upstream_response_too_large";
 
-    private final HttpClient http;
+    private final HttpClient shared;
+    private final HttpClient[] perLoop;
+    private final EventLoops eventLoops;
     private final long maxResponseBytes;
 
     public UpstreamClient(int connectTimeoutMs, long maxResponseBytes) {
-        this(connectTimeoutMs, maxResponseBytes, null);
+        this(connectTimeoutMs, maxResponseBytes, null, EventLoops.none());
     }
 
     /**
      * @param loops the event loops to run on: the HTTP server's, so that a request and its upstream call share a
      *     thread and the machine carries one set of I/O threads, not two; {@code null}: Reactor Netty's global ones
+     * @param eventLoops the server's loops as seen by the caller: a call made on loop i takes a connection from loop
+     *     i's own pool, made on (and read by) that loop, so the request never changes thread; a shared pool hands a
+     *     loop connections of other loops, and every call then crosses threads twice
      */
-    public UpstreamClient(int connectTimeoutMs, long maxResponseBytes, LoopResources loops) {
+    public UpstreamClient(int connectTimeoutMs, long maxResponseBytes, LoopResources loops, EventLoops eventLoops) {
+        this.eventLoops = eventLoops;
+        this.shared = client("zerolayer-upstream", connectTimeoutMs, loops);
+        this.perLoop = new HttpClient[eventLoops.size()];
+        for (int i = 0; i < perLoop.length; i++) {
+            perLoop[i] = client("zerolayer-upstream-loop-" + i, connectTimeoutMs, loops);
+        }
+        this.maxResponseBytes = maxResponseBytes;
+    }
+
+    private static HttpClient client(String poolName, int connectTimeoutMs, LoopResources loops) {
         // LIFO: the most recently used connection goes out first, so a burst's extra connections fall idle and close;
-        // FIFO kept every one of them (hundreds after a cold start) in rotation forever. Young GC pauses at 1,000 req/s
-        // stayed 4-11 ms either way (docs/benchmarks.md)
-        ConnectionProvider pool = ConnectionProvider.builder("zerolayer-upstream").maxConnections(2_000)
+        // FIFO kept every one of them (hundreds after a cold start) in rotation forever
+        ConnectionProvider pool = ConnectionProvider.builder(poolName).maxConnections(2_000)
                 .pendingAcquireMaxCount(-1).maxIdleTime(Duration.ofSeconds(30)).lifo().build();
         HttpClient client = HttpClient.create(pool);
         if (loops != null) {
             client = client.runOn(loops);
         }
-        this.http = client
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMs)
+        return client.option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMs)
                 .followRedirect(false)
                 .keepAlive(true);
-        this.maxResponseBytes = maxResponseBytes;
+    }
+
+    /** The client whose pool belongs to the calling thread's loop (the shared one off the loops). */
+    private HttpClient http() {
+        int loop = eventLoops.current();
+        return loop < 0 ? shared : perLoop[loop];
     }
 
     /** The node's URL for an API path: {@code base + path}, without doubling a {@code /v1} the base already has. */
@@ -82,7 +100,7 @@ public class UpstreamClient {
     }
 
     public Flux<byte[]> post(String url, byte[] body, boolean streaming, Map<String, String> headers) {
-        return http.headers(h -> {
+        return http().headers(h -> {
                     h.set(HttpHeaderNames.CONTENT_TYPE, "application/json");
                     h.set(HttpHeaderNames.ACCEPT, streaming ? "text/event-stream" : "application/json");
                     headers.forEach(h::set);

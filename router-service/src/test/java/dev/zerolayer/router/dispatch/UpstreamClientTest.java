@@ -14,8 +14,16 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
+import reactor.netty.resources.LoopResources;
+import io.netty.util.concurrent.EventExecutor;
+import java.util.ArrayList;
+import java.util.List;
+import reactor.core.scheduler.Schedulers;
 
-/** The upstream pool hands out the most recently used connection: after a burst, steady traffic stays on one or two. */
+/**
+ * The upstream pool hands out the most recently used connection: after a burst, steady traffic stays on one or two; a
+ * call made on an event loop goes over a connection of that loop, so its answer arrives on the same thread.
+ */
 class UpstreamClientTest {
 
     private final Set<Integer> burstPorts = ConcurrentHashMap.newKeySet();
@@ -56,5 +64,45 @@ class UpstreamClientTest {
         // Then they went over one or two connections (the last burst connection may still be on its way back to the
         // pool as the first call leaves); first-in-first-out cycled through all 16
         assertThat(steadyPorts).hasSizeLessThanOrEqualTo(2);
+    }
+
+    @Test
+    void aCallMadeOnAnEventLoopIsAnsweredOnThatLoop() {
+        LoopResources loops = LoopResources.create("affinity-test", 2, true);
+        try {
+            EventLoops eventLoops = new EventLoops(loops.onServer(true));
+            UpstreamClient client = new UpstreamClient(1_000, 1 << 20, loops, eventLoops);
+            String url = "http://127.0.0.1:" + node.port() + "/v1/messages";
+            byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
+            burst.set(false);
+            List<EventExecutor> executors = new ArrayList<>();
+            loops.onServer(true).forEach(executors::add);
+            assertThat(executors).hasSize(2);
+
+            // When each loop in turn makes calls one after another (each loop's idle connection is the most recent
+            // one in turn: a shared pool would hand it to the other loop)
+            List<String> mismatches = new ArrayList<>();
+            for (int round = 0; round < 10; round++) {
+                for (EventExecutor loop : executors) {
+                    String[] caller = new String[1];
+                    String answeredOn = Mono.defer(() -> {
+                                caller[0] = Thread.currentThread().getName();
+                                // the whole answer read (a cancelled one would close its connection, not pool it)
+                                return client.post(url, body, false, Map.of())
+                                        .map(bytes -> Thread.currentThread().getName()).last();
+                            })
+                            .subscribeOn(Schedulers.fromExecutor(loop))
+                            .block(Duration.ofSeconds(10));
+                    if (!caller[0].equals(answeredOn)) {
+                        mismatches.add(caller[0] + " answered on " + answeredOn);
+                    }
+                }
+            }
+
+            // Then every answer came back on the loop that asked
+            assertThat(mismatches).isEmpty();
+        } finally {
+            loops.disposeLater().block(Duration.ofSeconds(10));
+        }
     }
 }

@@ -90,8 +90,8 @@ public class TelemetryConfiguration {
     }
 
     @Bean
-    RouterObservations routerDecisions(EventReader reader, HealthTracker tracker) {
-        return new RouterObservations(reader, tracker);
+    RouterObservations routerDecisions(EventReader reader, StreamBridge bridge, HealthTracker tracker) {
+        return new RouterObservations(reader, new DeadLetters(bridge, Topics.TELEMETRY), tracker);
     }
 
     @Bean
