@@ -88,15 +88,15 @@ public class CacheConfiguration {
 
     @Bean
     CachePublisher cachePublisher(BlockIndex index, SessionTracker sessions, Outbox outbox, Clock clock,
-            CacheProperties properties, MeterRegistry meters) {
+            CacheProperties properties, RestoreGate gate, MeterRegistry meters) {
         return new CachePublisher(index, sessions, outbox, clock, properties.publishInterval(),
-                properties.maxPublishPerTick(), properties.session().maxQueuedPrewarms(), meters);
+                properties.maxPublishPerTick(), properties.session().maxQueuedPrewarms(), gate::isOpen, meters);
     }
 
     @Bean
     StateRestorer stateRestorer(TopicGuard guard, BlockIndex index, SessionTracker sessions, NodeStates states,
-            RestoreGate gate, Clock clock, MeterRegistry meters) {
-        return new StateRestorer(guard, index, sessions, states::update, gate, clock, meters);
+            KvEventIngest kvEvents, RestoreGate gate, Clock clock, MeterRegistry meters) {
+        return new StateRestorer(guard, index, sessions, states::update, kvEvents::replay, gate, clock, meters);
     }
 
     @Bean

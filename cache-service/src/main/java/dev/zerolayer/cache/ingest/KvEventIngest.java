@@ -14,6 +14,7 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.kafka.support.KafkaHeaders;
 import org.springframework.messaging.Message;
 
 /**
@@ -35,6 +36,8 @@ public class KvEventIngest implements Consumer<Message<byte[]>> {
     private final Consumer<String> onFirstReport;
     private final RestoreGate gate;
     private final Map<String, NodeProgress> nodes = new ConcurrentHashMap<>();
+    /** Per partition, the last offset the restore replayed: the stream consumer skips up to it. */
+    private final Map<Integer, Long> replayed = new ConcurrentHashMap<>();
     private final Counter applied;
     private final Counter stale;
     private final Counter gaps;
@@ -83,7 +86,21 @@ public class KvEventIngest implements Consumer<Message<byte[]>> {
     public void accept(Message<byte[]> message) {
         KvCacheEvent event = reader.read(message, KvCacheEvent.class);
         gate.awaitOpen();
+        if (message.getHeaders().get(KafkaHeaders.RECEIVED_PARTITION) instanceof Integer partition
+                && message.getHeaders().get(KafkaHeaders.OFFSET) instanceof Long offset
+                && offset <= replayed.getOrDefault(partition, -1L)) {
+            return; // the restore replayed this record already
+        }
         apply(event);
+    }
+
+    /**
+     * Applies one record of the restore's replay (before the stream consumers run); the stream consumer skips the same
+     * record when it delivers it again.
+     */
+    public boolean replay(KvCacheEvent event, int partition, long offset) {
+        replayed.merge(partition, offset, Math::max);
+        return apply(event);
     }
 
     /** Applies one event unless it is stale; says whether it was applied. */

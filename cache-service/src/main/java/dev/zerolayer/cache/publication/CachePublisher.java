@@ -18,6 +18,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,10 +50,21 @@ public class CachePublisher implements SmartLifecycle {
     private final Counter tombstones;
     private final Counter prewarmsSent;
     private final Counter prewarmsDropped;
+    private final BooleanSupplier restored;
     private ScheduledExecutorService executor;
 
     public CachePublisher(BlockIndex index, SessionTracker sessions, Outbox outbox, Clock clock, Duration interval,
             int maxPerTick, int maxQueuedPrewarms, MeterRegistry meters) {
+        this(index, sessions, outbox, clock, interval, maxPerTick, maxQueuedPrewarms, () -> true, meters);
+    }
+
+    /**
+     * @param restored whether the state of before the start has been read back and replayed: until then nothing is
+     *     published, so what goes out first is the net change of the whole restore, never a step of it
+     */
+    public CachePublisher(BlockIndex index, SessionTracker sessions, Outbox outbox, Clock clock, Duration interval,
+            int maxPerTick, int maxQueuedPrewarms, BooleanSupplier restored, MeterRegistry meters) {
+        this.restored = restored;
         this.index = index;
         this.sessions = sessions;
         this.outbox = outbox;
@@ -85,6 +97,9 @@ public class CachePublisher implements SmartLifecycle {
 
     /** One publication round; returns how many records went out. */
     public synchronized int tick() {
+        if (!restored.getAsBoolean()) {
+            return 0;
+        }
         int sent = publishIndex();
         sent += publishSessions();
         sent += publishPrewarms();

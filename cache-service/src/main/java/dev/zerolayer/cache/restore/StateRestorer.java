@@ -2,6 +2,7 @@ package dev.zerolayer.cache.restore;
 
 import dev.zerolayer.cache.index.BlockIndex;
 import dev.zerolayer.cache.session.SessionTracker;
+import dev.zerolayer.contracts.cache.KvCacheEvent;
 import dev.zerolayer.contracts.cache.KvIndexEntry;
 import dev.zerolayer.contracts.cache.SessionEntry;
 import dev.zerolayer.contracts.codec.EventCodec;
@@ -13,6 +14,7 @@ import dev.zerolayer.platform.topics.StartupStep;
 import dev.zerolayer.platform.topics.TopicGuard;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HashSet;
@@ -30,8 +32,9 @@ import org.springframework.context.SmartLifecycle;
  * On start, once the topics are verified, reads back what this service published before — {@code cache.kv-index.v1}
  * and {@code cache.sessions.v1}, every partition from the beginning up to the end offsets seen at start — into the
  * index and the session tracker, and the node states of {@code telemetry.node-health.v1} (so that the replay knows
- * which nodes are DOWN), then opens the gate for the stream consumers (which replay the KV events of the retention on
- * top, see application.yml). Records it cannot read are skipped and counted; a broker failure retries.
+ * which nodes are DOWN), replays the KV events of the retention on top, then opens the gate for the stream consumers
+ * and the publisher (the consumers see the replayed events again and drop them as already applied). Records it cannot
+ * read are skipped and counted; a broker failure retries.
  */
 public class StateRestorer implements SmartLifecycle, HealthIndicator {
 
@@ -41,6 +44,13 @@ public class StateRestorer implements SmartLifecycle, HealthIndicator {
     private final BlockIndex index;
     private final SessionTracker sessions;
     private final Consumer<NodeHealth> nodeHealth;
+    private final KvEventReplay kvEvents;
+
+    /** Applies one KV event of the retention read back at start, with its position. */
+    @FunctionalInterface
+    public interface KvEventReplay {
+        void replay(KvCacheEvent event, int partition, long offset);
+    }
     private final RestoreGate gate;
     private final Clock clock;
     private final Counter skipped;
@@ -56,7 +66,19 @@ public class StateRestorer implements SmartLifecycle, HealthIndicator {
     /** @param nodeHealth takes each node-health record read back before the gate opens */
     public StateRestorer(TopicGuard guard, BlockIndex index, SessionTracker sessions,
             Consumer<NodeHealth> nodeHealth, RestoreGate gate, Clock clock, MeterRegistry meters) {
+        this(guard, index, sessions, nodeHealth, (event, partition, offset) -> { }, gate, clock, meters);
+    }
+
+    /**
+     * @param nodeHealth takes each node-health record read back before the gate opens
+     * @param kvEvents   applies each KV event of the retention, replayed before the gate opens (after node health, so
+     *     that a node DOWN past its grace does not get its blocks back)
+     */
+    public StateRestorer(TopicGuard guard, BlockIndex index, SessionTracker sessions,
+            Consumer<NodeHealth> nodeHealth, KvEventReplay kvEvents, RestoreGate gate, Clock clock,
+            MeterRegistry meters) {
         this.nodeHealth = nodeHealth;
+        this.kvEvents = kvEvents;
         this.guard = guard;
         this.index = index;
         this.sessions = sessions;
@@ -76,7 +98,10 @@ public class StateRestorer implements SmartLifecycle, HealthIndicator {
         step.start();
     }
 
-    /** Reads the three topics back to the end offsets of now, then opens the gate for the stream consumers. */
+    /**
+     * Reads the three topics back and replays the KV events, each to the end offsets of now, then opens the gate for
+     * the stream consumers (and the publisher).
+     */
     private void restore() {
         long started = System.nanoTime();
         Set<String> nodes = new HashSet<>();
@@ -87,6 +112,24 @@ public class StateRestorer implements SmartLifecycle, HealthIndicator {
                 nodeHealth.accept(EventCodec.decode(value, NodeHealth.class, key));
             }
         });
+        // The KV events too, before the gate opens and anything is published: the publisher then sends only the net
+        // change of the whole replay. Replayed while publishing, a block stored and later removed by the replayed
+        // events could go out as held for a moment (the stream consumers see these events again and drop them as
+        // already applied).
+        CompactedTopicReader.of(guard).readRecordsToEnd(Topics.CACHE_KV_EVENTS, "cache-service", record -> {
+            if (record.value() != null) {
+                String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
+                kvEvents.replay(EventCodec.decode(record.value(), KvCacheEvent.class, key), record.partition(),
+                        record.offset());
+            }
+        }, (record, e) -> {
+            if (!(e instanceof InvalidEventException)) {
+                throw e;
+            }
+            // left to the stream consumer, which dead-letters it
+            log.warn("KV event {} partition {} offset {} not replayed: {}", Topics.CACHE_KV_EVENTS,
+                    record.partition(), record.offset(), e.getMessage());
+        }, step::isRunning);
         restored = new Restored(index.blocks(), sessions.size(), Set.copyOf(nodes),
                 (System.nanoTime() - started) / 1_000_000);
         restoredAt = clock.instant();

@@ -103,4 +103,25 @@ class CachePublisherTest {
                 entry -> assertThat(entry.stickyNode()).isEqualTo("a"));
         assertThat(publisher.tick()).isZero();
     }
+
+    @Test
+    void nothingGoesOutUntilTheRestoreIsDoneAndThenOnlyItsNetChange() {
+        boolean[] restored = {false};
+        CachePublisher held = new CachePublisher(index, sessions, outbox, clock, Duration.ofMillis(100), 10, 10,
+                () -> restored[0], new SimpleMeterRegistry());
+        index.load(1L, List.of()); // read back: a tombstone
+
+        // Given a replay that stores block 1 and later removes it again, while a round comes in between
+        index.add(1L, "a");
+        index.add(2L, "a");
+        assertThat(held.tick()).as("mid-restore round").isZero();
+        index.remove(1L, "a");
+
+        // When the restore is done
+        restored[0] = true;
+
+        // Then the first round sends the net change only: block 2; block 1 never went out as held
+        assertThat(held.tick()).isEqualTo(1);
+        assertThat(outbox.sent).extracting(e -> ((KvIndexEntry) e.getValue()).key()).containsExactly("2");
+    }
 }

@@ -47,6 +47,14 @@ public final class CompactedTopicReader {
      */
     public int readToEnd(String topic, String groupPrefix, RecordHandler apply,
             BiConsumer<ConsumerRecord<byte[], byte[]>, RuntimeException> unreadable, BooleanSupplier keepGoing) {
+        return readRecordsToEnd(topic, groupPrefix, record -> apply.accept(record.key() == null ? null
+                : new String(record.key(), StandardCharsets.UTF_8), record.value()), unreadable, keepGoing);
+    }
+
+    /** As {@link #readToEnd}, handing over whole records (position included). */
+    public int readRecordsToEnd(String topic, String groupPrefix,
+            java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> apply,
+            BiConsumer<ConsumerRecord<byte[], byte[]>, RuntimeException> unreadable, BooleanSupplier keepGoing) {
         Map<String, Object> config = new LinkedHashMap<>(clientProperties);
         config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, groupPrefix + ".restore." + UUID.randomUUID());
@@ -63,8 +71,7 @@ public final class CompactedTopicReader {
             while (keepGoing.getAsBoolean() && partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
                     try {
-                        apply.accept(record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8),
-                                record.value());
+                        apply.accept(record);
                         count++;
                     } catch (RuntimeException e) {
                         unreadable.accept(record, e);
