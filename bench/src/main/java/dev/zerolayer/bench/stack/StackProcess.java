@@ -28,6 +28,17 @@ public final class StackProcess implements AutoCloseable {
     /** The admin token the stack is started with (simulator fault API, policy uploads): sent as a bearer token. */
     public static final String ADMIN_TOKEN = "zla-bench-admin-token";
 
+    /**
+     * The environment variable giving the services' JVM options; unset: {@link #DEFAULT_CHILD_JVM_OPTS}.
+     */
+    public static final String CHILD_JVM_OPTS = "ZEROLAYER_CHILD_JVM_OPTS";
+    /**
+     * 512 MB of heap and the serial collector: on two shared cores a young pause of a parallel collector lasts until
+     * both its worker threads got a core (the generator, the node and the broker hold them), the serial one needs
+     * one; it is also what the JVM picks by itself in a container below 2 CPUs or 1,792 MB, such as the chart's.
+     */
+    public static final String DEFAULT_CHILD_JVM_OPTS = "-Xmx512m -XX:+UseSerialGC";
+
     private final Process process;
     private final String router;
     private final String kafka;
@@ -63,7 +74,7 @@ public final class StackProcess implements AutoCloseable {
         ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
         builder.environment().put("ZEROLAYER_API_KEYS", API_KEY);
         builder.environment().put("ZEROLAYER_ADMIN_TOKEN", ADMIN_TOKEN);
-        builder.environment().put("ZEROLAYER_CHILD_JVM_OPTS", "-Xmx512m");
+        builder.environment().put(CHILD_JVM_OPTS, childJvmOptions());
         builder.environment().putAll(env);
         Process process = builder.start();
         CompletableFuture<Boolean> ready = new CompletableFuture<>();
@@ -93,6 +104,12 @@ public final class StackProcess implements AutoCloseable {
             throw new IllegalStateException("the stack did not get READY", e);
         }
         return new StackProcess(process, "http://127.0.0.1:" + routerPort, "127.0.0.1:" + kafkaPort);
+    }
+
+    /** The JVM options every service of a started stack runs with: this JVM's environment's, else the default. */
+    public static String childJvmOptions() {
+        String given = System.getenv(CHILD_JVM_OPTS);
+        return given == null || given.isBlank() ? DEFAULT_CHILD_JVM_OPTS : given.trim();
     }
 
     public String router() {

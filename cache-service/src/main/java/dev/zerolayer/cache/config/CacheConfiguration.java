@@ -19,6 +19,7 @@ import dev.zerolayer.cache.session.SessionTracker;
 import dev.zerolayer.cache.stats.HitRatioWindow;
 import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.contracts.topics.Topics;
+import dev.zerolayer.platform.events.DeadLetters;
 import dev.zerolayer.platform.events.EventPublisher;
 import dev.zerolayer.platform.events.EventReader;
 import dev.zerolayer.platform.topics.TopicGuard;
@@ -114,9 +115,10 @@ public class CacheConfiguration {
     }
 
     @Bean
-    DecisionsPerNode routerDecisions(EventReader reader, RestoreGate gate, Clock clock, HitRatioWindow hits,
-            ApproximateBlocks approximate, SessionTracker sessions, CachePublisher publisher) {
-        return new DecisionsPerNode(reader, gate, clock, hits, approximate, sessions, publisher::prewarm);
+    DecisionsPerNode routerDecisions(EventReader reader, StreamBridge bridge, RestoreGate gate, Clock clock,
+            HitRatioWindow hits, ApproximateBlocks approximate, SessionTracker sessions, CachePublisher publisher) {
+        return new DecisionsPerNode(reader, new DeadLetters(bridge, Topics.CACHE), gate, clock, hits, approximate,
+                sessions, publisher::prewarm);
     }
 
     @Bean

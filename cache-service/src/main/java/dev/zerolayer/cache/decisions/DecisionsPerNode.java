@@ -6,8 +6,11 @@ import dev.zerolayer.cache.session.SessionTracker;
 import dev.zerolayer.cache.stats.HitRatioWindow;
 import dev.zerolayer.contracts.cache.PrewarmCommand;
 import dev.zerolayer.contracts.router.RoutingDecision;
+import dev.zerolayer.platform.events.DeadLetters;
+import dev.zerolayer.platform.events.EventBatch;
 import dev.zerolayer.platform.events.EventReader;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -17,12 +20,14 @@ import java.util.function.Consumer;
 import org.springframework.messaging.Message;
 
 /**
- * Reads {@code router.decisions.v1} once the restored state is in: counts the requests sent to each node, feeds the
- * hit-ratio window, the approximate block estimate and the session tracker, and hands triggered prewarm commands on.
+ * Reads {@code router.decisions.v1} in batches (one event per client request) once the restored state is in: counts
+ * the requests sent to each node, feeds the hit-ratio window, the approximate block estimate and the session tracker,
+ * and hands triggered prewarm commands on; a poison record is dead-lettered alone.
  */
-public class DecisionsPerNode implements Consumer<Message<byte[]>> {
+public class DecisionsPerNode implements Consumer<Message<List<byte[]>>> {
 
     private final EventReader reader;
+    private final DeadLetters deadLetters;
     private final RestoreGate gate;
     private final Clock clock;
     private final HitRatioWindow hits;
@@ -31,9 +36,11 @@ public class DecisionsPerNode implements Consumer<Message<byte[]>> {
     private final Consumer<PrewarmCommand> prewarms;
     private final Map<String, LongAdder> byNode = new ConcurrentHashMap<>();
 
-    public DecisionsPerNode(EventReader reader, RestoreGate gate, Clock clock, HitRatioWindow hits,
-            ApproximateBlocks approximate, SessionTracker sessions, Consumer<PrewarmCommand> prewarms) {
+    public DecisionsPerNode(EventReader reader, DeadLetters deadLetters, RestoreGate gate, Clock clock,
+            HitRatioWindow hits, ApproximateBlocks approximate, SessionTracker sessions,
+            Consumer<PrewarmCommand> prewarms) {
         this.reader = reader;
+        this.deadLetters = deadLetters;
         this.gate = gate;
         this.clock = clock;
         this.hits = hits;
@@ -43,10 +50,9 @@ public class DecisionsPerNode implements Consumer<Message<byte[]>> {
     }
 
     @Override
-    public void accept(Message<byte[]> message) {
-        RoutingDecision decision = reader.read(message, RoutingDecision.class);
+    public void accept(Message<List<byte[]>> batch) {
         gate.awaitOpen();
-        apply(decision);
+        EventBatch.forEach(batch, RoutingDecision.class, reader, deadLetters, this::apply);
     }
 
     /** Applies one decision. */

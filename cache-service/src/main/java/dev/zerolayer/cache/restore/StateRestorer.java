@@ -9,12 +9,12 @@ import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.contracts.event.InvalidEventException;
 import dev.zerolayer.contracts.topics.Topics;
+import dev.zerolayer.platform.events.RecordKeys;
 import dev.zerolayer.platform.topics.CompactedTopicReader;
 import dev.zerolayer.platform.topics.StartupStep;
 import dev.zerolayer.platform.topics.TopicGuard;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HashSet;
@@ -38,6 +38,12 @@ import org.springframework.context.SmartLifecycle;
  */
 public class StateRestorer implements SmartLifecycle, HealthIndicator {
 
+    /** Applies one KV event of the retention read back at start, with its position. */
+    @FunctionalInterface
+    public interface KvEventReplay {
+        void replay(KvCacheEvent event, int partition, long offset);
+    }
+
     private static final Logger log = LoggerFactory.getLogger(StateRestorer.class);
 
     private final TopicGuard guard;
@@ -45,12 +51,6 @@ public class StateRestorer implements SmartLifecycle, HealthIndicator {
     private final SessionTracker sessions;
     private final Consumer<NodeHealth> nodeHealth;
     private final KvEventReplay kvEvents;
-
-    /** Applies one KV event of the retention read back at start, with its position. */
-    @FunctionalInterface
-    public interface KvEventReplay {
-        void replay(KvCacheEvent event, int partition, long offset);
-    }
     private final RestoreGate gate;
     private final Clock clock;
     private final Counter skipped;
@@ -118,9 +118,8 @@ public class StateRestorer implements SmartLifecycle, HealthIndicator {
         // already applied).
         CompactedTopicReader.of(guard).readRecordsToEnd(Topics.CACHE_KV_EVENTS, "cache-service", record -> {
             if (record.value() != null) {
-                String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
-                kvEvents.replay(EventCodec.decode(record.value(), KvCacheEvent.class, key), record.partition(),
-                        record.offset());
+                kvEvents.replay(EventCodec.decode(record.value(), KvCacheEvent.class, RecordKeys.text(record.key())),
+                        record.partition(), record.offset());
             }
         }, (record, e) -> {
             if (!(e instanceof InvalidEventException)) {

@@ -16,6 +16,7 @@ import dev.zerolayer.complexity.policy.ActivePolicy;
 import dev.zerolayer.complexity.scoring.Scoring;
 import dev.zerolayer.contracts.fallback.FallbackPolicy;
 import dev.zerolayer.contracts.topics.Topics;
+import dev.zerolayer.platform.events.DeadLetters;
 import dev.zerolayer.platform.events.EventPublisher;
 import dev.zerolayer.platform.events.EventReader;
 import dev.zerolayer.platform.topics.TopicGuard;
@@ -23,6 +24,7 @@ import dev.zerolayer.platform.view.CompactedView;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.cloud.stream.function.StreamBridge;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -99,7 +101,7 @@ public class ComplexityConfiguration {
     }
 
     @Bean
-    ObservedDecisions routerDecisions(EventReader reader, Calibration calibration) {
-        return new ObservedDecisions(reader, calibration::record);
+    ObservedDecisions routerDecisions(EventReader reader, StreamBridge bridge, Calibration calibration) {
+        return new ObservedDecisions(reader, new DeadLetters(bridge, Topics.COMPLEXITY), calibration::record);
     }
 }

@@ -1,64 +1,74 @@
 package dev.zerolayer.complexity.observation;
 
+import static dev.zerolayer.platform.testing.BatchMessages.batch;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.zerolayer.routing.stats.TierTally.TierStats;
 import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.contracts.router.DecisionStatus;
 import dev.zerolayer.contracts.router.RoutingDecision;
 import dev.zerolayer.contracts.topics.Topics;
+import dev.zerolayer.platform.events.DeadLetters;
 import dev.zerolayer.platform.events.EventReader;
-import dev.zerolayer.platform.events.PoisonEventException;
+import dev.zerolayer.platform.events.InboundRecord;
+import dev.zerolayer.platform.testing.BatchMessages.Rec;
+import dev.zerolayer.routing.stats.TierTally.TierStats;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
-import org.springframework.kafka.support.KafkaHeaders;
-import org.springframework.messaging.Message;
-import org.springframework.messaging.support.MessageBuilder;
 
-/** Decisions are counted under their tier (no tier: under "none"), fallbacks apart; poison changes nothing. */
+/** Decisions are counted under their tier (no tier: under "none"), fallbacks apart; poison is dead-lettered alone. */
 class ObservedDecisionsTest {
 
-    private final ObservedDecisions observed = new ObservedDecisions(new EventReader(new SimpleMeterRegistry()));
+    private final List<InboundRecord> deadLettered = new ArrayList<>();
+    private final DeadLetters deadLetters = new DeadLetters(null, Topics.COMPLEXITY) {
+        @Override
+        public boolean send(InboundRecord record, String reason) {
+            deadLettered.add(record);
+            return true;
+        }
+    };
+    private final List<RoutingDecision> heard = new ArrayList<>();
+    private final ObservedDecisions observed = new ObservedDecisions(new EventReader(new SimpleMeterRegistry()),
+            deadLetters, heard::add);
 
     @Test
     void countsDecisionsAndFallbacksPerTierAndDecisionsWithoutTierUnderNone() {
-        // Given decisions of two tiers, one fallback, and one rejected before routing
-        observed.accept(message(decision("haiku", false)));
-        observed.accept(message(decision("haiku", true)));
-        observed.accept(message(decision("opus", false)));
-        observed.accept(message(decision(null, false)));
+        // Given decisions of two tiers, one fallback, and one rejected before routing, in one batch
+        observed.accept(batch(Topics.ROUTER_DECISIONS, encoded(decision("haiku", false)),
+                encoded(decision("haiku", true)), encoded(decision("opus", false)), encoded(decision(null, false))));
 
-        // Then each tier has its counts, and the total sums them
+        // Then each tier has its counts, the total sums them, and the listener heard every decision
         assertThat(observed.tier("haiku")).isEqualTo(TierStats.of(2, 1));
         assertThat(observed.tier("opus")).isEqualTo(TierStats.of(1, 0));
         assertThat(observed.tier(ObservedDecisions.NO_TIER)).isEqualTo(TierStats.of(1, 0));
         assertThat(observed.tier("sonnet")).isEqualTo(TierStats.of(0, 0));
         assertThat(observed.byTier()).containsOnlyKeys("haiku", "opus", ObservedDecisions.NO_TIER);
         assertThat(observed.total()).isEqualTo(TierStats.of(4, 1));
+        assertThat(heard).hasSize(4);
+        assertThat(deadLettered).isEmpty();
     }
 
     @Test
-    void poisonIsRefusedAndCountsNothing() {
-        // When a record is not JSON
-        Message<byte[]> junk = MessageBuilder.withPayload("{nope".getBytes(StandardCharsets.UTF_8))
-                .setHeader(KafkaHeaders.RECEIVED_KEY, "req-1".getBytes(StandardCharsets.UTF_8))
-                .setHeader(KafkaHeaders.RECEIVED_TOPIC, Topics.ROUTER_DECISIONS).build();
+    void poisonIsDeadLetteredAloneAndTheRestOfItsBatchCounts() {
+        // When a record that is not JSON arrives between two good ones
+        observed.accept(batch(Topics.ROUTER_DECISIONS, encoded(decision("haiku", false)),
+                new Rec("req-junk", "{nope".getBytes(StandardCharsets.UTF_8)), encoded(decision("opus", true))));
 
-        // Then it is refused for dead-lettering and nothing is counted
-        assertThatThrownBy(() -> observed.accept(junk)).isInstanceOf(PoisonEventException.class)
-                .hasMessageContaining("malformed");
-        assertThat(observed.total()).isEqualTo(TierStats.of(0, 0));
+        // Then only it is dead-lettered, with its position, and both good ones count
+        assertThat(deadLettered).singleElement().satisfies(record -> {
+            assertThat(record.offset()).isEqualTo(1);
+            assertThat(record.key()).isEqualTo("req-junk");
+            assertThat(record.topic()).isEqualTo(Topics.ROUTER_DECISIONS);
+        });
+        assertThat(observed.total()).isEqualTo(TierStats.of(2, 1));
     }
 
-    private static Message<byte[]> message(RoutingDecision decision) {
-        return MessageBuilder.withPayload(EventCodec.encode(decision))
-                .setHeader(KafkaHeaders.RECEIVED_KEY, decision.key().getBytes(StandardCharsets.UTF_8))
-                .setHeader(KafkaHeaders.RECEIVED_TOPIC, Topics.ROUTER_DECISIONS).build();
+    private static Rec encoded(RoutingDecision decision) {
+        return new Rec(decision.key(), EventCodec.encode(decision));
     }
 
     private static RoutingDecision decision(String tier, boolean fallback) {

@@ -1,5 +1,6 @@
 package dev.zerolayer.fallback.config;
 
+import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.fallback.dryrun.RecentDecisions;
 import dev.zerolayer.fallback.monitor.DecisionIntake;
 import dev.zerolayer.fallback.monitor.FallbackCounts;
@@ -12,12 +13,14 @@ import dev.zerolayer.fallback.policy.PolicySchema;
 import dev.zerolayer.fallback.policy.PolicyStore;
 import dev.zerolayer.fallback.policy.PolicyStoreHealth;
 import dev.zerolayer.fallback.policy.TopicSnapshot;
+import dev.zerolayer.platform.events.DeadLetters;
 import dev.zerolayer.platform.events.EventPublisher;
 import dev.zerolayer.platform.events.EventReader;
 import dev.zerolayer.platform.topics.TopicGuard;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.cloud.stream.function.StreamBridge;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -48,9 +51,9 @@ public class FallbackConfiguration {
     }
 
     @Bean
-    DecisionIntake routerDecisions(EventReader reader, FallbackCounts counts, FallbackMonitor monitor,
-            RecentDecisions recent) {
-        return new DecisionIntake(reader, counts, monitor, recent);
+    DecisionIntake routerDecisions(EventReader reader, StreamBridge bridge, FallbackCounts counts,
+            FallbackMonitor monitor, RecentDecisions recent) {
+        return new DecisionIntake(reader, new DeadLetters(bridge, Topics.FALLBACK), counts, monitor, recent);
     }
 
     @Bean

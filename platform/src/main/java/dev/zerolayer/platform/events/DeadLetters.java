@@ -25,6 +25,12 @@ public class DeadLetters {
         this.consumerGroup = consumerGroup;
     }
 
+    /** Counts and logs the record as rejected by its reader, then dead-letters it ({@link #send}). */
+    public boolean refuse(EventReader reader, InboundRecord record, String reason) {
+        reader.reject(record, reason);
+        return send(record, reason);
+    }
+
     /** Sends the record to {@code <topic>.<group>.dlq}; false (and a log line) when the broker did not take it. */
     public boolean send(InboundRecord record, String reason) {
         MessageBuilder<byte[]> message = MessageBuilder.withPayload(record.payload() == null ? new byte[0]

@@ -64,11 +64,7 @@ public final class EventReader {
 
     /** The record key as text, or null when the record had none. */
     public static String keyOf(Message<?> message) {
-        Object key = message.getHeaders().get(KafkaHeaders.RECEIVED_KEY);
-        if (key instanceof byte[] bytes) {
-            return new String(bytes, StandardCharsets.UTF_8);
-        }
-        return key == null ? null : key.toString();
+        return RecordKeys.text(message.getHeaders().get(KafkaHeaders.RECEIVED_KEY));
     }
 
     /** Whether the record is a tombstone (null value) of a compacted topic. */

@@ -1,6 +1,5 @@
 package dev.zerolayer.platform.events;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.kafka.support.KafkaHeaders;
@@ -25,7 +24,7 @@ public record InboundRecord(String topic, int partition, long offset, String key
         List<InboundRecord> records = new ArrayList<>(payloads.size());
         for (int i = 0; i < payloads.size(); i++) {
             records.add(new InboundRecord(String.valueOf(at(topics, i)), at(partitions, i) instanceof Integer p ? p : -1,
-                    at(offsets, i) instanceof Long o ? o : -1L, text(at(keys, i)),
+                    at(offsets, i) instanceof Long o ? o : -1L, RecordKeys.text(at(keys, i)),
                     at(timestamps, i) instanceof Long t ? t : -1L, payloads.get(i)));
         }
         return records;
@@ -37,12 +36,5 @@ public record InboundRecord(String topic, int partition, long offset, String key
 
     private static Object at(List<?> values, int index) {
         return index < values.size() ? values.get(index) : null;
-    }
-
-    private static String text(Object key) {
-        if (key instanceof byte[] bytes) {
-            return new String(bytes, StandardCharsets.UTF_8);
-        }
-        return key == null ? null : key.toString();
     }
 }

@@ -1,6 +1,6 @@
 package dev.zerolayer.platform.topics;
 
-import java.nio.charset.StandardCharsets;
+import dev.zerolayer.platform.events.RecordKeys;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -47,13 +48,13 @@ public final class CompactedTopicReader {
      */
     public int readToEnd(String topic, String groupPrefix, RecordHandler apply,
             BiConsumer<ConsumerRecord<byte[], byte[]>, RuntimeException> unreadable, BooleanSupplier keepGoing) {
-        return readRecordsToEnd(topic, groupPrefix, record -> apply.accept(record.key() == null ? null
-                : new String(record.key(), StandardCharsets.UTF_8), record.value()), unreadable, keepGoing);
+        return readRecordsToEnd(topic, groupPrefix,
+                record -> apply.accept(RecordKeys.text(record.key()), record.value()), unreadable, keepGoing);
     }
 
     /** As {@link #readToEnd}, handing over whole records (position included). */
     public int readRecordsToEnd(String topic, String groupPrefix,
-            java.util.function.Consumer<ConsumerRecord<byte[], byte[]>> apply,
+            Consumer<ConsumerRecord<byte[], byte[]>> apply,
             BiConsumer<ConsumerRecord<byte[], byte[]>, RuntimeException> unreadable, BooleanSupplier keepGoing) {
         Map<String, Object> config = new LinkedHashMap<>(clientProperties);
         config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);

@@ -401,7 +401,8 @@ public class GatewayHandler {
             StreamShaper[] shaper = new StreamShaper[1];
             boolean[] started = new boolean[1];
             return upstream
-                    .concatMapIterable(chunk -> {
+                    // one write per upstream chunk (all the client events it completed), not one per event
+                    .map(chunk -> {
                         if (shaper[0] == null) {
                             metrics.ttfb(scope.dispatch.ttfbNanos());
                             shaper[0] = new StreamShaper(scope.api, ClientApi.of(scope.dispatch.served().protocol()),
@@ -411,21 +412,20 @@ public class GatewayHandler {
                         for (String event : framer.add(chunk)) {
                             out.addAll(shaper[0].onEvent(event));
                         }
-                        return out;
+                        return Dispatcher.concat(out);
                     })
+                    .filter(bytes -> bytes.length > 0)
                     .concatWith(Flux.defer(() -> {
                         if (shaper[0] == null) {
                             return Flux.error(UpstreamFailure.of("upstream_empty_response"));
                         }
                         List<byte[]> out = new ArrayList<>();
-                        {
-                            String rest = framer.rest();
-                            if (rest != null) {
-                                out.addAll(shaper[0].onEvent(rest));
-                            }
-                            out.addAll(shaper[0].onEnd(false));
+                        String rest = framer.rest();
+                        if (rest != null) {
+                            out.addAll(shaper[0].onEvent(rest));
                         }
-                        return Flux.fromIterable(out);
+                        out.addAll(shaper[0].onEnd(false));
+                        return out.isEmpty() ? Flux.empty() : Flux.just(Dispatcher.concat(out));
                     }))
                     .doOnNext(first -> {
                         if (!started[0]) {
@@ -435,7 +435,7 @@ public class GatewayHandler {
                     })
                     .onErrorResume(e -> {
                         if (started[0] && shaper[0] != null) {
-                            return Flux.fromIterable(shaper[0].onEnd(true));
+                            return Flux.just(Dispatcher.concat(shaper[0].onEnd(true)));
                         }
                         return Flux.error(e);
                     })

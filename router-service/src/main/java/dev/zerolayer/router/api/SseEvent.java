@@ -9,28 +9,41 @@ public record SseEvent(String event, String data) {
     public static SseEvent parse(String text) {
         String event = null;
         StringBuilder data = null;
-        for (String line : text.split("\r?\n")) {
-            if (line.startsWith("event:")) {
-                event = line.substring(6).trim();
-            } else if (line.startsWith("data:")) {
-                String value = line.substring(5);
-                value = value.startsWith(" ") ? value.substring(1) : value;
-                data = data == null ? new StringBuilder(value) : data.append('\n').append(value);
+        int length = text.length();
+        int at = 0;
+        while (at <= length) {
+            int end = at;
+            while (end < length && text.charAt(end) != '\n' && text.charAt(end) != '\r') {
+                end++;
             }
+            if (text.startsWith("event:", at)) {
+                event = text.substring(at + 6, end).trim();
+            } else if (text.startsWith("data:", at)) {
+                int from = at + 5 < end && text.charAt(at + 5) == ' ' ? at + 6 : at + 5;
+                data = data == null ? new StringBuilder(end - from).append(text, from, end)
+                        : data.append('\n').append(text, from, end);
+            }
+            // a line ends with CRLF, LF or CR
+            at = end < length && text.charAt(end) == '\r' && end + 1 < length && text.charAt(end + 1) == '\n'
+                    ? end + 2 : end + 1;
         }
         return new SseEvent(event, data == null ? null : data.toString());
     }
 
     /** The wire form, ending with the blank line. */
     public byte[] bytes() {
-        StringBuilder out = new StringBuilder();
+        StringBuilder out = new StringBuilder((event == null ? 0 : event.length() + 8)
+                + (data == null ? 0 : data.length() + 8) + 1);
         if (event != null) {
             out.append("event: ").append(event).append('\n');
         }
         if (data != null) {
-            for (String line : data.split("\n", -1)) {
-                out.append("data: ").append(line).append('\n');
+            int from = 0;
+            for (int newline = data.indexOf('\n'); newline >= 0; newline = data.indexOf('\n', from)) {
+                out.append("data: ").append(data, from, newline).append('\n');
+                from = newline + 1;
             }
+            out.append("data: ").append(data, from, data.length()).append('\n');
         }
         return out.append('\n').toString().getBytes(StandardCharsets.UTF_8);
     }

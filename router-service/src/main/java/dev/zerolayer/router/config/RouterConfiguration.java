@@ -40,7 +40,6 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.client.ReactorResourceFactory;
-import reactor.netty.resources.LoopResources;
 
 /** The router's compacted-topic views (one consumer bean each), the gateway built on them, and its collaborators; bindings are in application.yml. */
 @Configuration(proxyBeanMethods = false)
@@ -144,16 +143,13 @@ public class RouterConfiguration {
     @Bean
     EventLoops eventLoops(ObjectProvider<ReactorResourceFactory> resources) {
         ReactorResourceFactory factory = resources.getIfAvailable();
-        return factory == null ? EventLoops.none()
-                : new EventLoops(factory.getLoopResources().onServer(LoopResources.DEFAULT_NATIVE));
+        return factory == null ? EventLoops.none() : new EventLoops(factory.getLoopResources());
     }
 
     @Bean
-    UpstreamClient upstreamClient(RouterProperties properties, ObjectProvider<ReactorResourceFactory> resources,
-            EventLoops eventLoops) {
-        ReactorResourceFactory factory = resources.getIfAvailable();
+    UpstreamClient upstreamClient(RouterProperties properties, EventLoops eventLoops) {
         return new UpstreamClient(properties.connectTimeoutMs(), properties.maxUpstreamResponse().toBytes(),
-                factory == null ? null : factory.getLoopResources(), eventLoops);
+                eventLoops);
     }
 
     @Bean

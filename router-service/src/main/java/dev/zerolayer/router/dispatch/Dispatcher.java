@@ -152,7 +152,11 @@ public class Dispatcher {
                 });
     }
 
-    static byte[] concat(List<byte[]> parts) {
+    /** The parts one after another in one array (the part itself when there is only one). */
+    public static byte[] concat(List<byte[]> parts) {
+        if (parts.size() == 1) {
+            return parts.get(0);
+        }
         int size = 0;
         for (byte[] part : parts) {
             size += part.length;

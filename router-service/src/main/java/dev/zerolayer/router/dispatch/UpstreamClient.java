@@ -29,18 +29,19 @@ public class UpstreamClient {
     private final long maxResponseBytes;
 
     public UpstreamClient(int connectTimeoutMs, long maxResponseBytes) {
-        this(connectTimeoutMs, maxResponseBytes, null, EventLoops.none());
+        this(connectTimeoutMs, maxResponseBytes, EventLoops.none());
     }
 
     /**
-     * @param loops the event loops to run on: the HTTP server's, so that a request and its upstream call share a
-     *     thread and the machine carries one set of I/O threads, not two; {@code null}: Reactor Netty's global ones
-     * @param eventLoops the server's loops as seen by the caller: a call made on loop i takes a connection from loop
-     *     i's own pool, made on (and read by) that loop, so the request never changes thread; a shared pool hands a
-     *     loop connections of other loops, and every call then crosses threads twice
+     * @param eventLoops the HTTP server's loops, which the client runs on, so that a request and its upstream call
+     *     share a thread and the machine carries one set of I/O threads, not two (none: Reactor Netty's global ones);
+     *     a call made on loop i takes a connection from loop i's own pool, made on (and read by) that loop, so the
+     *     request never changes thread; a shared pool hands a loop connections of other loops, and every call then
+     *     crosses threads twice
      */
-    public UpstreamClient(int connectTimeoutMs, long maxResponseBytes, LoopResources loops, EventLoops eventLoops) {
+    public UpstreamClient(int connectTimeoutMs, long maxResponseBytes, EventLoops eventLoops) {
         this.eventLoops = eventLoops;
+        LoopResources loops = eventLoops.resources();
         this.shared = client("zerolayer-upstream", connectTimeoutMs, loops);
         this.perLoop = new HttpClient[eventLoops.size()];
         for (int i = 0; i < perLoop.length; i++) {

@@ -24,7 +24,7 @@ class EventLoopsTest {
 
     @Test
     void eachLoopKnowsItsIndexAndItsTimersFireOnIt() {
-        EventLoops loops = new EventLoops(resources.onServer(true));
+        EventLoops loops = new EventLoops(resources);
         List<EventExecutor> executors = new ArrayList<>();
         resources.onServer(true).forEach(executors::add);
         assertThat(loops.size()).isEqualTo(2);
@@ -51,7 +51,7 @@ class EventLoopsTest {
 
     @Test
     void aThreadOffTheLoopsIsNoneOfThemAndGetsTheParallelScheduler() {
-        EventLoops loops = new EventLoops(resources.onServer(true));
+        EventLoops loops = new EventLoops(resources);
 
         assertThat(loops.current()).isEqualTo(-1);
         assertThat(loops.timers()).isSameAs(Schedulers.parallel());

@@ -1,10 +1,9 @@
 package dev.zerolayer.telemetry.observation;
 
-import dev.zerolayer.contracts.event.InvalidEventException;
 import dev.zerolayer.contracts.router.RoutingDecision;
 import dev.zerolayer.platform.events.DeadLetters;
+import dev.zerolayer.platform.events.EventBatch;
 import dev.zerolayer.platform.events.EventReader;
-import dev.zerolayer.platform.events.InboundRecord;
 import dev.zerolayer.telemetry.health.HealthTracker;
 import java.util.List;
 import java.util.Map;
@@ -34,20 +33,14 @@ public class RouterObservations implements Consumer<Message<List<byte[]>>> {
 
     @Override
     public void accept(Message<List<byte[]>> batch) {
-        for (InboundRecord record : InboundRecord.of(batch)) {
-            RoutingDecision decision;
-            try {
-                decision = reader.read(record, RoutingDecision.class);
-            } catch (InvalidEventException e) {
-                reader.reject(record, e.getMessage());
-                deadLetters.send(record, e.getMessage());
-                continue;
-            }
-            if (decision.node() != null) {
-                servedByNode.computeIfAbsent(decision.node(), node -> new LongAdder()).increment();
-            }
-            tracker.onDecision(decision);
+        EventBatch.forEach(batch, RoutingDecision.class, reader, deadLetters, this::observe);
+    }
+
+    private void observe(RoutingDecision decision) {
+        if (decision.node() != null) {
+            servedByNode.computeIfAbsent(decision.node(), node -> new LongAdder()).increment();
         }
+        tracker.onDecision(decision);
     }
 
     public long servedBy(String node) {

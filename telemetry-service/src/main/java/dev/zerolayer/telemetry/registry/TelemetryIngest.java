@@ -56,10 +56,7 @@ public class TelemetryIngest implements Consumer<Message<List<byte[]>>> {
     public void accept(Message<List<byte[]>> batch) {
         lastPublished.awaitRestored();
         for (InboundRecord record : InboundRecord.of(batch)) {
-            apply(record).ifPresent(reason -> {
-                reader.reject(record, reason);
-                deadLetters.send(record, reason);
-            });
+            apply(record).ifPresent(reason -> deadLetters.refuse(reader, record, reason));
         }
     }
 

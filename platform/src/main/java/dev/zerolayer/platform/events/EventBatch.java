@@ -1,0 +1,40 @@
+package dev.zerolayer.platform.events;
+
+import dev.zerolayer.contracts.event.Event;
+import dev.zerolayer.contracts.event.InvalidEventException;
+import java.util.List;
+import java.util.function.Consumer;
+import org.springframework.messaging.Message;
+
+/**
+ * Hands each record of a batch on as its event, in order; a record that does not decode, or whose handling throws, is
+ * refused alone (counted, logged, dead-lettered) and the batch goes on, so no record of it is applied twice.
+ */
+public final class EventBatch {
+
+    private EventBatch() {
+    }
+
+    /** @return how many records of the batch were applied */
+    public static <T extends Event> int forEach(Message<List<byte[]>> batch, Class<T> type, EventReader reader,
+            DeadLetters deadLetters, Consumer<T> apply) {
+        int applied = 0;
+        for (InboundRecord record : InboundRecord.of(batch)) {
+            T event;
+            try {
+                event = reader.read(record, type);
+            } catch (InvalidEventException e) {
+                deadLetters.refuse(reader, record, e.getMessage());
+                continue;
+            }
+            try {
+                apply.accept(event);
+                applied++;
+            } catch (RuntimeException e) {
+                // the reason names the failure, never the record's content
+                deadLetters.refuse(reader, record, "not applied: " + e.getClass().getSimpleName());
+            }
+        }
+        return applied;
+    }
+}
