@@ -9,6 +9,8 @@ import dev.zerolayer.bench.proxy.NginxPeer;
 import dev.zerolayer.bench.proxy.OpenLoopLoad;
 import dev.zerolayer.bench.proxy.Peer;
 import dev.zerolayer.bench.proxy.PortkeyPeer;
+import dev.zerolayer.bench.proxy.GoalCheck;
+import dev.zerolayer.bench.proxy.GoalCheckRun;
 import dev.zerolayer.bench.proxy.ProxyOverheadRun;
 import dev.zerolayer.bench.proxy.ProxyReport;
 import dev.zerolayer.bench.proxy.SvgCheck;
@@ -89,6 +91,29 @@ class EvidenceSmokeIT {
         for (Path svg : report.writePlots(plots).values()) {
             assertThat(SvgCheck.parse(svg).getDocumentElement().getTagName()).isEqualTo("svg");
         }
+    }
+
+    @Test
+    @Order(1)
+    void tinyGoalCheckPairsEveryRepetitionAndPoolsBothModes() throws Exception {
+        OpenLoopLoad load = new OpenLoopLoad(64);
+        GoalCheck check;
+        try {
+            check = GoalCheckRun.measure(load, ProxyOverheadRun.targetFor("direct",
+                    "http://127.0.0.1:18100/v1/messages"), ProxyOverheadRun.targetFor("zerolayer", stack.router()
+                            + "/v1/messages"), 20, 2, Duration.ZERO, Duration.ofSeconds(1), Duration.ZERO, 10);
+        } finally {
+            load.close();
+        }
+        assertThat(check.pairs()).hasSize(4);
+        for (boolean streaming : List.of(false, true)) {
+            GoalCheck.Pooled pooled = check.pooled(streaming);
+            assertThat(pooled.repetitions()).isEqualTo(2);
+            assertThat(pooled.router().getTotalCount()).isEqualTo(40);
+            assertThat(pooled.direct().getTotalCount()).isEqualTo(40);
+            assertThat(pooled.failed()).isZero();
+        }
+        assertThat(check.markdown()).contains("| 2 | stream (TTFB) |").contains("pooled p99 added");
     }
 
     @Test

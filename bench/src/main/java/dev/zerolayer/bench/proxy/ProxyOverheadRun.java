@@ -125,14 +125,8 @@ public final class ProxyOverheadRun {
         OpenLoopLoad load = new OpenLoopLoad(512);
         try {
             if (startStack) {
-                stack = StackProcess.start(Path.of(options.getOrDefault("root", ".")).toAbsolutePath(), routerPort,
-                        Integer.parseInt(options.getOrDefault("kafka-port", "19492")),
-                        "cache-service,complexity-service,fallback-service", Map.of("SPRING_APPLICATION_JSON",
-                                "{\"zerolayer\":{\"simulator\":{\"latency\":false},\"router\":{\"requests-per-second\":"
-                                        + "1000000}}}"));
+                stack = startStack(options, routerPort);
                 started.add(stack);
-                stack.awaitServes("/v1/messages", String.format(Locale.ROOT, BODY, false),
-                        Map.of("anthropic-routing-priority", "opus"), Duration.ofSeconds(120));
             }
             List<OpenLoopLoad.Target> targets = new ArrayList<>();
             targets.add(target("direct", direct + "/v1/messages", headers("direct"), false));
@@ -177,6 +171,26 @@ public final class ProxyOverheadRun {
                 }
             }
         }
+    }
+
+    /**
+     * The measured stack: broker, telemetry, router and the node simulator with its latency model off (the router's
+     * own rate limit out of the way), serving a pinned request before this returns.
+     */
+    static StackProcess startStack(Map<String, String> options, int routerPort) throws Exception {
+        StackProcess stack = StackProcess.start(Path.of(options.getOrDefault("root", ".")).toAbsolutePath(),
+                routerPort, Integer.parseInt(options.getOrDefault("kafka-port", "19492")),
+                "cache-service,complexity-service,fallback-service", Map.of("SPRING_APPLICATION_JSON",
+                        "{\"zerolayer\":{\"simulator\":{\"latency\":false},\"router\":{\"requests-per-second\":"
+                                + "1000000}}}"));
+        try {
+            stack.awaitServes("/v1/messages", String.format(Locale.ROOT, BODY, false),
+                    Map.of("anthropic-routing-priority", "opus"), Duration.ofSeconds(120));
+        } catch (Exception e) {
+            stack.close();
+            throw e;
+        }
+        return stack;
     }
 
     static OpenLoopLoad.Target target(String name, String url, Map<String, String> headers, boolean streaming) {

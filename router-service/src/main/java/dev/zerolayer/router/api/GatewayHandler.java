@@ -271,6 +271,17 @@ public class GatewayHandler {
                 .flatMap(bytes -> {
                     NodeRegistration served = scope.dispatch.served();
                     ClientApi upstream = ClientApi.of(served.protocol());
+                    RefusalFallback refusal = policy.documentFor(scope.keyId).refusalFallback();
+                    if (upstream == scope.api && !scope.traceBody && refusal.mode() == RefusalFallback.Mode.OFF) {
+                        // the common case: same API, nothing to add or inspect, so the answer is copied, not rebuilt
+                        PassThroughBody.Rewritten rewritten = PassThroughBody.rewrite(bytes, scope.api,
+                                scope.request.model());
+                        scope.inputTokens = rewritten.inputTokens();
+                        scope.outputTokens = rewritten.outputTokens();
+                        metrics.ttfb(scope.dispatch.ttfbNanos());
+                        finish(scope, DecisionStatus.OK, 200);
+                        return json(scope, 200, rewritten.body());
+                    }
                     JsonNode parsed;
                     try {
                         parsed = EventCodec.mapper().readTree(bytes);
@@ -291,7 +302,6 @@ public class GatewayHandler {
                     }
                     usage(scope, body);
                     metrics.ttfb(scope.dispatch.ttfbNanos());
-                    RefusalFallback refusal = policy.documentFor(scope.keyId).refusalFallback();
                     if (refusal.mode() != RefusalFallback.Mode.OFF && scope.refusalHandling == null
                             && isRefusal(scope.api, body)) {
                         if (refusal.mode() == RefusalFallback.Mode.ANNOTATE) {
@@ -481,6 +491,10 @@ public class GatewayHandler {
     }
 
     private Mono<ServerResponse> json(RequestScope scope, int status, JsonNode body) {
+        return json(scope, status, EventCodec.mapper().writeValueAsBytes(body));
+    }
+
+    private Mono<ServerResponse> json(RequestScope scope, int status, byte[] body) {
         return ServerResponse.status(status).contentType(MediaType.APPLICATION_JSON)
                 .header(ZeroLayerHeaders.TRACE_ID, scope.traceId)
                 .header(REQUEST_ID, scope.requestId)
@@ -489,7 +503,7 @@ public class GatewayHandler {
                         routeHeaders(scope, headers);
                     }
                 })
-                .bodyValue(EventCodec.mapper().writeValueAsBytes(body));
+                .bodyValue(body);
     }
 
     /** An error as the client sees it: status, the decision status it records, and the body in the API's shape. */

@@ -33,6 +33,11 @@ public final class DecisionEngine {
     /** Prefix of the rule naming a pinned tier, e.g. {@code pin:opus}. */
     public static final String RULE_PIN = "pin:";
 
+    /** Eligible nodes first, then by score, highest first, then by node id. */
+    private static final Comparator<ScoredCandidate> RANKING = Comparator.comparing(ScoredCandidate::eligible)
+            .reversed().thenComparing(Comparator.comparingDouble(ScoredCandidate::score).reversed())
+            .thenComparing(ScoredCandidate::nodeId);
+
     private final NodeScoring scoring;
 
     public DecisionEngine(NodeScoring scoring) {
@@ -256,9 +261,7 @@ public final class DecisionEngine {
             scored.add(new ScoredCandidate(node.nodeId(), tier, cluster, excluded, score, prefixShare, loadTerm,
                     queueTerm, healthTerm, sticky));
         }
-        scored.sort(Comparator.comparing(ScoredCandidate::eligible).reversed()
-                .thenComparing(Comparator.comparingDouble(ScoredCandidate::score).reversed())
-                .thenComparing(ScoredCandidate::nodeId));
+        scored.sort(RANKING);
         return scored;
     }
 
