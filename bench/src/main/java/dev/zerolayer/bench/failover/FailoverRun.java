@@ -1,5 +1,6 @@
 package dev.zerolayer.bench.failover;
 
+import dev.zerolayer.bench.report.RunArguments;
 import dev.zerolayer.bench.stack.Machine;
 import dev.zerolayer.bench.stack.StackProcess;
 import dev.zerolayer.contracts.codec.EventCodec;
@@ -12,10 +13,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -55,17 +56,9 @@ public final class FailoverRun {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> o = new LinkedHashMap<>();
-        boolean startStack = false;
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--stack")) {
-                startStack = true;
-            } else if (args[i].startsWith("--") && i + 1 < args.length) {
-                o.put(args[i].substring(2), args[++i]);
-            } else {
-                throw new IllegalArgumentException("unknown argument " + args[i]);
-            }
-        }
+        RunArguments arguments = RunArguments.parse(args, Set.of("stack"));
+        Map<String, String> o = arguments.options();
+        boolean startStack = arguments.has("stack");
         List<String> faults = List.of(o.getOrDefault("faults", "sm_saturation,crash,cuda_graph_warmup").split(","));
         int routerPort = Integer.parseInt(o.getOrDefault("router-port", "18480"));
         int kafkaPort = Integer.parseInt(o.getOrDefault("kafka-port", "19492"));

@@ -1,15 +1,16 @@
 package dev.zerolayer.bench.proxy;
 
+import dev.zerolayer.bench.report.RunArguments;
 import dev.zerolayer.bench.stack.Machine;
 import dev.zerolayer.bench.stack.StackProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The router's p99 goal at 1,000 req/s, measured {@code --repeats} times: after a pre-warm, each repetition runs, per
@@ -27,17 +28,9 @@ public final class GoalCheckRun {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> options = new LinkedHashMap<>();
-        boolean startStack = false;
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--stack")) {
-                startStack = true;
-            } else if (args[i].startsWith("--") && i + 1 < args.length) {
-                options.put(args[i].substring(2), args[++i]);
-            } else {
-                throw new IllegalArgumentException("unknown argument " + args[i]);
-            }
-        }
+        RunArguments arguments = RunArguments.parse(args, Set.of("stack"));
+        Map<String, String> options = arguments.options();
+        boolean startStack = arguments.has("stack");
         int routerPort = Integer.parseInt(options.getOrDefault("router-port", "18480"));
         String router = options.getOrDefault("router", "http://127.0.0.1:" + routerPort);
         String direct = options.getOrDefault("direct", "http://127.0.0.1:18100");
@@ -70,8 +63,8 @@ public final class GoalCheckRun {
             }
             md.append(String.format(Locale.ROOT, "Open-loop at %d req/s; %d repetitions, each per mode a direct run "
                     + "then a router run of %d s after %d s of warm-up at the same rate; every target pre-warmed %d s "
-                    + "at %d req/s first (half non-streaming, half streaming). Added = router minus direct at the same percentile. The goal is judged on the "
-                    + "pooled p99 (all repetitions' requests, per side).%n%n", rate, repeats, length.toSeconds(),
+                    + "at %d req/s first (half non-streaming, half streaming). Added = router minus direct at the same "
+                    + "percentile. The goal is judged on the pooled p99 (all repetitions' requests, per side).%n%n", rate, repeats, length.toSeconds(),
                     warmup.toSeconds(), prewarm.toSeconds(), prewarmRate));
             md.append(check.markdown());
             System.out.println(md);

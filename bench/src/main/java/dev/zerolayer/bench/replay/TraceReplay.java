@@ -1,16 +1,17 @@
 package dev.zerolayer.bench.replay;
 
+import dev.zerolayer.bench.report.RunArguments;
 import dev.zerolayer.contracts.fallback.PolicyDocument;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.StringJoiner;
 import java.util.function.LongFunction;
 
@@ -157,14 +158,7 @@ public final class TraceReplay {
     }
 
     static Map<String, String> parse(String[] args) {
-        Map<String, String> options = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            if (!args[i].startsWith("--") || i + 1 >= args.length) {
-                throw new IllegalArgumentException("expected --name value pairs, got " + Arrays.toString(args));
-            }
-            options.put(args[i].substring(2), args[++i]);
-        }
-        return options;
+        return RunArguments.parse(args, Set.of()).options();
     }
 
     /** The goals of issue #10 as measured ratios: name, measured, goal, whether met and by how much it is missed. */

@@ -36,38 +36,21 @@ public class GatewayMetrics {
     }
 
     public void request(ClientApi api, int httpStatus) {
-        Map<Integer, Counter> byStatus = requests.get(api);
-        Counter counter = byStatus.get(httpStatus);
-        if (counter == null) {
-            counter = byStatus.computeIfAbsent(httpStatus, status -> Counter.builder("zerolayer_requests")
-                    .tag("api", api.wireName()).tag("status", Integer.toString(status)).register(meters));
-        }
-        counter.increment();
+        requests.get(api).computeIfAbsent(httpStatus, status -> Counter.builder("zerolayer_requests")
+                .tag("api", api.wireName()).tag("status", Integer.toString(status)).register(meters)).increment();
     }
 
     public void routed(String tier, String cluster, long routeNanos) {
         routeTime.record(routeNanos, TimeUnit.NANOSECONDS);
         if (tier != null && cluster != null) {
-            Map<String, Counter> byCluster = routes.get(tier);
-            if (byCluster == null) {
-                byCluster = routes.computeIfAbsent(tier, t -> new ConcurrentHashMap<>());
-            }
-            Counter counter = byCluster.get(cluster);
-            if (counter == null) {
-                counter = byCluster.computeIfAbsent(cluster, c -> Counter.builder("zerolayer_route").tag("tier", tier)
-                        .tag("cluster", c).register(meters));
-            }
-            counter.increment();
+            routes.computeIfAbsent(tier, t -> new ConcurrentHashMap<>()).computeIfAbsent(cluster, c -> Counter
+                    .builder("zerolayer_route").tag("tier", tier).tag("cluster", c).register(meters)).increment();
         }
     }
 
     public void fallback(String reason) {
-        Counter counter = fallbacks.get(reason);
-        if (counter == null) {
-            counter = fallbacks.computeIfAbsent(reason, r -> Counter.builder("zerolayer_fallback").tag("reason", r)
-                    .register(meters));
-        }
-        counter.increment();
+        fallbacks.computeIfAbsent(reason, r -> Counter.builder("zerolayer_fallback").tag("reason", r)
+                .register(meters)).increment();
     }
 
     public void ttfb(long nanos) {
