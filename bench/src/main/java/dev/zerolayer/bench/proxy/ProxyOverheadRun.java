@@ -320,7 +320,8 @@ public final class ProxyOverheadRun {
             md.append(String.format(Locale.ROOT, "The stack's services (router, node simulator, telemetry) ran with "
                     + "the JVM options `%s` (`%s`).%n%n", stackJvmOptions, StackProcess.CHILD_JVM_OPTS));
         }
-        md.append(String.format(Locale.ROOT, "Open-loop (Reactor Netty client, request i due at i/rate; latency from "
+        md.append(String.format(Locale.ROOT, "Open-loop (`OpenLoopLoad`: one pacing thread and one NIO selector thread over keep-alive HTTP/1.1 "
+                + "connections, about a fifth of a core at 1,000 streams/s; request i due at i/rate; latency from "
                 + "the due time, so coordinated omission is corrected; HdrHistogram). %d s measured per cell after %d s "
                 + "of warm-up at the same rate, every target pre-warmed %d s at %d req/s first (half non-streaming, half streaming: the JIT of a JVM target needs minutes on 2 cores); non-streaming = whole body, "
                 + "streaming = first body byte. Added = the target's percentile minus the direct call's at the same "

@@ -6,17 +6,32 @@ import tools.jackson.databind.node.ObjectNode;
 
 /** The two client APIs the gateway speaks; each renders errors in its own shape and maps to the node protocol of the same name. */
 public enum ClientApi {
-    ANTHROPIC("anthropic", UpstreamProtocol.ANTHROPIC, "/v1/messages"),
-    OPENAI("openai", UpstreamProtocol.OPENAI, "/v1/chat/completions");
+    ANTHROPIC("anthropic", UpstreamProtocol.ANTHROPIC, "/v1/messages", "input_tokens", "output_tokens"),
+    OPENAI("openai", UpstreamProtocol.OPENAI, "/v1/chat/completions", "prompt_tokens", "completion_tokens");
 
     private final String wireName;
     private final UpstreamProtocol protocol;
     private final String path;
+    private final String inputTokensField;
+    private final String outputTokensField;
 
-    ClientApi(String wireName, UpstreamProtocol protocol, String path) {
+    ClientApi(String wireName, UpstreamProtocol protocol, String path, String inputTokensField,
+            String outputTokensField) {
         this.wireName = wireName;
         this.protocol = protocol;
         this.path = path;
+        this.inputTokensField = inputTokensField;
+        this.outputTokensField = outputTokensField;
+    }
+
+    /** The field of this API's {@code usage} object that counts the prompt's tokens. */
+    public String inputTokensField() {
+        return inputTokensField;
+    }
+
+    /** The field of this API's {@code usage} object that counts the generated tokens. */
+    public String outputTokensField() {
+        return outputTokensField;
     }
 
     public String wireName() {

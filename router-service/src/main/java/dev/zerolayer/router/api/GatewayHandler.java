@@ -390,13 +390,8 @@ public class GatewayHandler {
 
     private static void usage(RequestScope scope, ObjectNode body) {
         JsonNode usage = body.path("usage");
-        if (scope.api == ClientApi.ANTHROPIC) {
-            scope.inputTokens = usage.path("input_tokens").asInt(0);
-            scope.outputTokens = usage.path("output_tokens").asInt(0);
-        } else {
-            scope.inputTokens = usage.path("prompt_tokens").asInt(0);
-            scope.outputTokens = usage.path("completion_tokens").asInt(0);
-        }
+        scope.inputTokens = usage.path(scope.api.inputTokensField()).asInt(0);
+        scope.outputTokens = usage.path(scope.api.outputTokensField()).asInt(0);
     }
 
     /**
@@ -419,7 +414,7 @@ public class GatewayHandler {
                                     scope.request.model(), scope.traceBody ? scope::debugObject : null);
                         }
                         List<byte[]> out = new ArrayList<>();
-                        for (String event : framer.add(chunk)) {
+                        for (byte[] event : framer.add(chunk)) {
                             out.addAll(shaper[0].onEvent(event));
                         }
                         return Dispatcher.concat(out);
@@ -430,7 +425,7 @@ public class GatewayHandler {
                             return Flux.error(UpstreamFailure.of("upstream_empty_response"));
                         }
                         List<byte[]> out = new ArrayList<>();
-                        String rest = framer.rest();
+                        byte[] rest = framer.rest();
                         if (rest != null) {
                             out.addAll(shaper[0].onEvent(rest));
                         }

@@ -25,8 +25,8 @@ public final class PassThroughBody {
      * @throws ApiException 502 when the upstream sent malformed JSON or no JSON object
      */
     public static Rewritten rewrite(byte[] upstream, ClientApi api, String model) {
-        String inputName = api == ClientApi.ANTHROPIC ? "input_tokens" : "prompt_tokens";
-        String outputName = api == ClientApi.ANTHROPIC ? "output_tokens" : "completion_tokens";
+        String inputName = api.inputTokensField();
+        String outputName = api.outputTokensField();
         int input = 0;
         int output = 0;
         ByteArrayBuilder out = new ByteArrayBuilder(upstream.length + model.length() + 16);

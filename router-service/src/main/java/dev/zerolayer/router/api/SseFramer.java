@@ -1,23 +1,25 @@
 package dev.zerolayer.router.api;
 
-import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
  * Cuts an SSE byte stream, split anywhere by the network, into whole events at each blank line ({@code \n\n} or
- * {@code \r\n\r\n}); a multi-byte character split across chunks stays intact because cuts fall only on newlines.
+ * {@code \r\n\r\n}), each event's bytes kept exactly as sent with the blank line that ended it, so an event passed on
+ * unchanged costs no decoding; a multi-byte character split across chunks stays intact because cuts fall only on
+ * newlines.
  */
 public final class SseFramer {
 
-    private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
+    private static final byte[] NONE = new byte[0];
 
-    /** The events completed by this chunk, as text without the terminating blank line. */
-    public List<String> add(byte[] chunk) {
-        pending.write(chunk, 0, chunk.length);
-        byte[] all = pending.toByteArray();
-        List<String> events = new ArrayList<>();
+    private byte[] pending = NONE;
+
+    /** The events completed by this chunk, each with its terminating blank line; blank events are dropped. */
+    public List<byte[]> add(byte[] chunk) {
+        byte[] all = pending.length == 0 ? chunk : concat(pending, chunk);
+        List<byte[]> events = new ArrayList<>(4);
         int from = 0;
         for (int i = 0; i < all.length; i++) {
             int end = -1;
@@ -28,23 +30,43 @@ public final class SseFramer {
                 end = i + 4;
             }
             if (end > 0) {
-                String text = new String(all, from, i - from, StandardCharsets.UTF_8);
-                if (!text.isBlank()) {
-                    events.add(text);
+                if (!blank(all, from, i)) {
+                    events.add(from == 0 && end == all.length ? all : Arrays.copyOfRange(all, from, end));
                 }
                 from = end;
                 i = end - 1;
             }
         }
-        pending.reset();
-        pending.write(all, from, all.length - from);
+        pending = from == all.length ? NONE : Arrays.copyOfRange(all, from, all.length);
         return events;
     }
 
-    /** What is left after the stream ended (an event without its blank line), or null. */
-    public String rest() {
-        String text = pending.toString(StandardCharsets.UTF_8);
-        pending.reset();
-        return text.isBlank() ? null : text;
+    /** What is left after the stream ended (an event without its blank line), ended with one, or null. */
+    public byte[] rest() {
+        byte[] left = pending;
+        pending = NONE;
+        if (blank(left, 0, left.length)) {
+            return null;
+        }
+        byte[] ended = Arrays.copyOf(left, left.length + 2);
+        ended[left.length] = '\n';
+        ended[left.length + 1] = '\n';
+        return ended;
+    }
+
+    private static boolean blank(byte[] bytes, int from, int to) {
+        for (int i = from; i < to; i++) {
+            byte b = bytes[i];
+            if (b != ' ' && b != '\t' && b != '\n' && b != '\r') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static byte[] concat(byte[] head, byte[] tail) {
+        byte[] all = Arrays.copyOf(head, head.length + tail.length);
+        System.arraycopy(tail, 0, all, head.length, tail.length);
+        return all;
     }
 }

@@ -1,6 +1,7 @@
 package dev.zerolayer.router.api;
 
 import dev.zerolayer.contracts.codec.EventCodec;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import tools.jackson.core.JacksonException;
@@ -16,8 +17,13 @@ import tools.jackson.databind.node.ObjectNode;
 public class StreamShaper {
 
     /** Anthropic events (by their {@code event:} name) that carry neither usage, nor the end, nor the model. */
-    private static final java.util.Set<String> PASSED_AS_IS = java.util.Set.of("content_block_start",
-            "content_block_delta", "content_block_stop", "ping");
+    private static final byte[][] PASSED_AS_IS = java.util.stream.Stream.of("content_block_start",
+            "content_block_delta", "content_block_stop", "ping")
+            .map(name -> name.getBytes(StandardCharsets.US_ASCII)).toArray(byte[][]::new);
+
+    private static final byte[] EVENT_FIELD = "event:".getBytes(StandardCharsets.US_ASCII);
+
+    private static final byte[] DATA_FIELD = "\ndata:".getBytes(StandardCharsets.US_ASCII);
 
     private final ClientApi client;
     private final ClientApi upstream;
@@ -40,12 +46,18 @@ public class StreamShaper {
         this.debugSupplier = debug;
     }
 
-    /** The client bytes for one upstream event. */
-    public List<byte[]> onEvent(String text) {
-        SseEvent event = SseEvent.parse(text);
+    /**
+     * The client bytes for one upstream event, given as its raw bytes with the blank line that ended it (as
+     * {@link SseFramer} cuts them): an Anthropic content event for an Anthropic client goes on as those very bytes.
+     */
+    public List<byte[]> onEvent(byte[] raw) {
         if (debug == null && debugSupplier != null) {
             debug = debugSupplier.get();
         }
+        if (upstream == ClientApi.ANTHROPIC && client == ClientApi.ANTHROPIC && passedAsIs(raw)) {
+            return List.of(raw);
+        }
+        SseEvent event = SseEvent.parse(new String(raw, StandardCharsets.UTF_8));
         if (event.data() == null) {
             return List.of();
         }
@@ -77,11 +89,52 @@ public class StreamShaper {
         return outputTokens;
     }
 
-    private List<byte[]> fromAnthropic(SseEvent event) {
-        if (client == ClientApi.ANTHROPIC && event.event() != null && PASSED_AS_IS.contains(event.event())) {
-            // named content events change nothing the router tracks: passed on without reading their JSON
-            return List.of(event.bytes());
+    /**
+     * Whether the raw event is a named content event with data: {@code event:} first, its name one of
+     * {@link #PASSED_AS_IS}, and a {@code data:} line after it. Such an event changes nothing the router tracks.
+     */
+    static boolean passedAsIs(byte[] raw) {
+        if (!startsWith(raw, 0, EVENT_FIELD)) {
+            return false;
         }
+        int from = EVENT_FIELD.length;
+        while (from < raw.length && raw[from] == ' ') {
+            from++;
+        }
+        int end = from;
+        while (end < raw.length && raw[end] != '\n' && raw[end] != '\r') {
+            end++;
+        }
+        for (byte[] name : PASSED_AS_IS) {
+            if (end - from == name.length && startsWith(raw, from, name)) {
+                return indexOf(raw, DATA_FIELD, end) >= 0;
+            }
+        }
+        return false;
+    }
+
+    private static boolean startsWith(byte[] bytes, int at, byte[] prefix) {
+        if (bytes.length - at < prefix.length) {
+            return false;
+        }
+        for (int i = 0; i < prefix.length; i++) {
+            if (bytes[at + i] != prefix[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int indexOf(byte[] bytes, byte[] part, int from) {
+        for (int at = from; at <= bytes.length - part.length; at++) {
+            if (startsWith(bytes, at, part)) {
+                return at;
+            }
+        }
+        return -1;
+    }
+
+    private List<byte[]> fromAnthropic(SseEvent event) {
         ObjectNode data = json(event.data());
         if (data == null) {
             return client == ClientApi.ANTHROPIC ? List.of(event.bytes()) : List.of();
@@ -90,12 +143,12 @@ public class StreamShaper {
         switch (type) {
             case "message_start" -> {
                 JsonNode message = data.path("message");
-                inputTokens = message.path("usage").path("input_tokens").asInt(0);
-                outputTokens = message.path("usage").path("output_tokens").asInt(0);
+                inputTokens = message.path("usage").path(upstream.inputTokensField()).asInt(0);
+                outputTokens = message.path("usage").path(upstream.outputTokensField()).asInt(0);
                 id = message.path("id").asString(id);
             }
             case "message_delta" -> {
-                outputTokens = data.path("usage").path("output_tokens").asInt(outputTokens);
+                outputTokens = data.path("usage").path(upstream.outputTokensField()).asInt(outputTokens);
                 finishReason = data.path("delta").path("stop_reason").asString(finishReason);
             }
             case "message_stop" -> terminal = true;
@@ -160,8 +213,8 @@ public class StreamShaper {
         }
         JsonNode usage = data.get("usage");
         if (usage != null && usage.isObject()) {
-            inputTokens = usage.path("prompt_tokens").asInt(inputTokens);
-            outputTokens = usage.path("completion_tokens").asInt(outputTokens);
+            inputTokens = usage.path(upstream.inputTokensField()).asInt(inputTokens);
+            outputTokens = usage.path(upstream.outputTokensField()).asInt(outputTokens);
         }
         JsonNode choice = data.path("choices").path(0);
         if (!choice.path("finish_reason").isNull() && choice.path("finish_reason").isString()) {

@@ -61,6 +61,32 @@ class StreamShaperTest {
     }
 
     @Test
+    void anthropicContentEventsGoOnAsTheVeryBytesTheNodeSent() {
+        byte[] delta = "event: content_block_delta\r\ndata: {\"type\":\"content_block_delta\",\"index\":0}\r\n\r\n"
+                .getBytes(StandardCharsets.UTF_8);
+        StreamShaper shaper = new StreamShaper(ClientApi.ANTHROPIC, ClientApi.ANTHROPIC, "m", null);
+        assertThat(shaper.onEvent(delta)).singleElement().isSameAs(delta);
+        // for an OpenAI client the same event is translated, not passed on
+        StreamShaper translating = new StreamShaper(ClientApi.OPENAI, ClientApi.ANTHROPIC, "m", null);
+        assertThat(translating.onEvent(delta)).noneMatch(bytes -> bytes == delta);
+    }
+
+    @Test
+    void onlyNamedContentEventsWithDataCountAsPassedAsIs() {
+        assertThat(StreamShaper.passedAsIs(bytes("event: content_block_delta\ndata: {}\n\n"))).isTrue();
+        assertThat(StreamShaper.passedAsIs(bytes("event:ping\ndata: {}\n\n"))).isTrue();
+        assertThat(StreamShaper.passedAsIs(bytes("event: content_block_deltas\ndata: {}\n\n"))).isFalse();
+        assertThat(StreamShaper.passedAsIs(bytes("event: message_delta\ndata: {}\n\n"))).isFalse();
+        assertThat(StreamShaper.passedAsIs(bytes("event: message_start\ndata: {}\n\n"))).isFalse();
+        assertThat(StreamShaper.passedAsIs(bytes("data: {}\n\n"))).isFalse();
+        assertThat(StreamShaper.passedAsIs(bytes("event: ping\n\n"))).isFalse();
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
     void aCutAnthropicStreamEndsWithAnOverloadedErrorEvent() {
         String cut = ANTHROPIC_STREAM.substring(0, ANTHROPIC_STREAM.indexOf("event: message_delta"));
         StreamShaper shaper = new StreamShaper(ClientApi.ANTHROPIC, ClientApi.ANTHROPIC, "m", null);
