@@ -71,14 +71,9 @@ class EvidenceSmokeIT {
                 ProxyOverheadRun.targetFor("direct", "http://127.0.0.1:18100/v1/messages"),
                 ProxyOverheadRun.targetFor("zerolayer", stack.router() + "/v1/messages")));
         OpenLoopLoad load = new OpenLoopLoad(64);
-        List<OpenLoopLoad.Result> results;
-        try {
-            // both rates fixed: every target is measured at each, whatever the (shared, busy) machine does to p99
-            results = ProxyOverheadRun.run(load, targets, new ProxyOverheadRun.Plan(List.of(20, 50), List.of(20, 50),
-                    Duration.ofMillis(500), Duration.ofSeconds(2), Duration.ZERO));
-        } finally {
-            load.close();
-        }
+        // both rates fixed: every target is measured at each, whatever the (shared, busy) machine does to p99
+        List<OpenLoopLoad.Result> results = ProxyOverheadRun.run(load, targets, new ProxyOverheadRun.Plan(
+                List.of(20, 50), List.of(20, 50), Duration.ofMillis(500), Duration.ofSeconds(2), Duration.ZERO));
         ProxyReport report = new ProxyReport(results);
         assertThat(results).hasSize(8);
         for (OpenLoopLoad.Result r : results) {
@@ -96,15 +91,9 @@ class EvidenceSmokeIT {
     @Test
     @Order(1)
     void tinyGoalCheckPairsEveryRepetitionAndPoolsBothModes() throws Exception {
-        OpenLoopLoad load = new OpenLoopLoad(64);
-        GoalCheck check;
-        try {
-            check = GoalCheckRun.measure(load, ProxyOverheadRun.targetFor("direct",
-                    "http://127.0.0.1:18100/v1/messages"), ProxyOverheadRun.targetFor("zerolayer", stack.router()
-                            + "/v1/messages"), 20, 2, Duration.ZERO, Duration.ofSeconds(1), Duration.ZERO, 10);
-        } finally {
-            load.close();
-        }
+        GoalCheck check = GoalCheckRun.measure(new OpenLoopLoad(64), ProxyOverheadRun.targetFor("direct",
+                "http://127.0.0.1:18100/v1/messages"), ProxyOverheadRun.targetFor("zerolayer", stack.router()
+                        + "/v1/messages"), 20, 2, Duration.ZERO, Duration.ofSeconds(1), Duration.ZERO, 10);
         assertThat(check.pairs()).hasSize(4);
         for (boolean streaming : List.of(false, true)) {
             GoalCheck.Pooled pooled = check.pooled(streaming);
@@ -138,19 +127,14 @@ class EvidenceSmokeIT {
 
     private static void measurePeer(Peer peer) throws Exception {
         ProxyOverheadRun.verifyReachesNodeForTests(peer, "http://127.0.0.1:18100");
-        OpenLoopLoad load = new OpenLoopLoad(64);
-        try {
-            List<OpenLoopLoad.Result> results = ProxyOverheadRun.run(load, List.of(
-                    ProxyOverheadRun.targetFor("direct", "http://127.0.0.1:18100/v1/messages"),
-                    new OpenLoopLoad.Target(peer.name(), peer.messagesUrl(), peer.headers(), "", false)),
-                    new ProxyOverheadRun.Plan(List.of(20), List.of(20), Duration.ofMillis(500),
-                            Duration.ofSeconds(2), Duration.ZERO));
-            ProxyReport report = new ProxyReport(results);
-            assertThat(report.find(peer.name(), 20, false)).hasValueSatisfying(r -> assertThat(r.ok()).isEqualTo(40));
-            assertThat(report.find(peer.name(), 20, true)).hasValueSatisfying(r -> assertThat(r.ok()).isEqualTo(40));
-        } finally {
-            load.close();
-        }
+        List<OpenLoopLoad.Result> results = ProxyOverheadRun.run(new OpenLoopLoad(64), List.of(
+                ProxyOverheadRun.targetFor("direct", "http://127.0.0.1:18100/v1/messages"),
+                new OpenLoopLoad.Target(peer.name(), peer.messagesUrl(), peer.headers(), "", false)),
+                new ProxyOverheadRun.Plan(List.of(20), List.of(20), Duration.ofMillis(500),
+                        Duration.ofSeconds(2), Duration.ZERO));
+        ProxyReport report = new ProxyReport(results);
+        assertThat(report.find(peer.name(), 20, false)).hasValueSatisfying(r -> assertThat(r.ok()).isEqualTo(40));
+        assertThat(report.find(peer.name(), 20, true)).hasValueSatisfying(r -> assertThat(r.ok()).isEqualTo(40));
     }
 
     @Test

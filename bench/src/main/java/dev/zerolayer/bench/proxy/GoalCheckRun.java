@@ -74,7 +74,6 @@ public final class GoalCheckRun {
                 Files.writeString(out, md.toString());
             }
         } finally {
-            load.close();
             if (stack != null) {
                 stack.close();
             }

@@ -43,7 +43,10 @@ public final class OpenLoopLoad {
 
     private final int maxConnections;
 
-    /** @param maxConnections at most this many connections at once; requests beyond wait for one (late if so) */
+    /**
+     * @param maxConnections at most this many connections at once; a request beyond them waits for one, and the wait
+     *     counts in its latency (it is timed from its due time)
+     */
     public OpenLoopLoad(int maxConnections) {
         if (maxConnections < 1) {
             throw new IllegalArgumentException("maxConnections must be at least 1");
@@ -90,10 +93,6 @@ public final class OpenLoopLoad {
         io.join(TimeUnit.SECONDS.toMillis(5));
         return new Result(target.name(), rate, target.streaming(), run.latency(), total, run.ok(),
                 total - run.ok(), late);
-    }
-
-    /** Nothing to release: each run closes its own connections. */
-    public void close() {
     }
 
     /** The request's bytes, headers and body, ready to write as they are for every request. */
@@ -264,7 +263,6 @@ public final class OpenLoopLoad {
                 if (connection.due >= 0) {
                     fail(connection);
                 } else {
-                    idle.remove(connection);
                     close(connection);
                 }
                 return;
@@ -272,7 +270,6 @@ public final class OpenLoopLoad {
             buffer.flip();
             if (connection.due < 0) {
                 // bytes nobody asked for: the connection is unusable
-                idle.remove(connection);
                 close(connection);
                 return;
             }
@@ -317,12 +314,14 @@ public final class OpenLoopLoad {
             close(connection);
         }
 
+        /** Closes the connection and forgets it (an idle one leaves the idle list). */
         private void close(Connection connection) {
             if (connection.closed) {
                 return;
             }
             connection.closed = true;
             open--;
+            idle.remove(connection);
             SelectionKey key = connection.channel.keyFor(selector);
             if (key != null) {
                 key.cancel();

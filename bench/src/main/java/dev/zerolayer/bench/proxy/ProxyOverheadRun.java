@@ -162,7 +162,6 @@ public final class ProxyOverheadRun {
                 report.writePlots(plots);
             }
         } finally {
-            load.close();
             for (int i = started.size() - 1; i >= 0; i--) {
                 try {
                     started.get(i).close();

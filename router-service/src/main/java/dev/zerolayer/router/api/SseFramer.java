@@ -1,5 +1,6 @@
 package dev.zerolayer.router.api;
 
+import dev.zerolayer.router.dispatch.Dispatcher;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -18,7 +19,7 @@ public final class SseFramer {
 
     /** The events completed by this chunk, each with its terminating blank line; blank events are dropped. */
     public List<byte[]> add(byte[] chunk) {
-        byte[] all = pending.length == 0 ? chunk : concat(pending, chunk);
+        byte[] all = pending.length == 0 ? chunk : Dispatcher.concat(List.of(pending, chunk));
         List<byte[]> events = new ArrayList<>(4);
         int from = 0;
         for (int i = 0; i < all.length; i++) {
@@ -62,11 +63,5 @@ public final class SseFramer {
             }
         }
         return true;
-    }
-
-    private static byte[] concat(byte[] head, byte[] tail) {
-        byte[] all = Arrays.copyOf(head, head.length + tail.length);
-        System.arraycopy(tail, 0, all, head.length, tail.length);
-        return all;
     }
 }
