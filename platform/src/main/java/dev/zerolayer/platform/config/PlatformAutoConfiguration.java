@@ -4,6 +4,7 @@ import dev.zerolayer.platform.admin.AdminErrorAdvice;
 import dev.zerolayer.platform.admin.AdminGuard;
 import dev.zerolayer.platform.events.EventPublisher;
 import dev.zerolayer.platform.events.EventReader;
+import dev.zerolayer.platform.events.RawBytesConverter;
 import dev.zerolayer.platform.topics.DeferredBindingRegistrar;
 import dev.zerolayer.platform.topics.TopicGuard;
 import dev.zerolayer.platform.view.CompactedView;
@@ -49,6 +50,13 @@ public class PlatformAutoConfiguration {
     @ConditionalOnMissingBean
     EventReader eventReader(MeterRegistry registry) {
         return new EventReader(registry);
+    }
+
+    /** Consumers of {@code Message<byte[]>} get the record's bytes without a JSON conversion attempt first. */
+    @Bean
+    @ConditionalOnMissingBean
+    RawBytesConverter rawBytesConverter() {
+        return new RawBytesConverter();
     }
 
     @Bean
