@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.Locale;
 
 /** One line naming the machine a figure was measured on: date, cores, CPU, memory, OS, JVM and load average now. */
@@ -49,17 +50,17 @@ public final class Machine {
         }
     }
 
-    static String cpu(java.util.List<String> cpuinfo) {
+    static String cpu(List<String> cpuinfo) {
         String name = null;
         String family = null;
         String model = null;
         String mhz = null;
         boolean virtual = false;
         for (String line : cpuinfo) {
-            int colon = line.indexOf(':');
             if (line.isBlank()) {
                 break; // the first processor describes them all
             }
+            int colon = line.indexOf(':');
             if (colon < 0) {
                 continue;
             }
