@@ -1,5 +1,29 @@
 package dev.zerolayer.contracts.fallback;
 
-/** Time limits of one tier: time to first byte per attempt, and the whole request's deadline. */
-public record TierLimits(long ttfbLimitMs, long deadlineMs) {
+/**
+ * Limits of one tier: time to the first token per attempt, the deadline for a first token (bypasses included), the
+ * time each requested output token adds to the whole answer's deadline ({@code deadlineMs + maxTokens ×
+ * answerMsPerToken}), and the tier's context window in tokens (a prompt longer than it never goes to the tier). A record
+ * written before the last two existed decodes with their defaults.
+ */
+public record TierLimits(long ttfbLimitMs, long deadlineMs, Long answerMsPerToken, Integer contextTokens) {
+
+    /** Per requested output token: 20 tokens a second, slower than any tier the simulator models. */
+    public static final long DEFAULT_ANSWER_MS_PER_TOKEN = 50;
+    /** The context window of a tier that names none. */
+    public static final int DEFAULT_CONTEXT_TOKENS = 200_000;
+
+    public TierLimits {
+        answerMsPerToken = answerMsPerToken == null ? DEFAULT_ANSWER_MS_PER_TOKEN : answerMsPerToken;
+        contextTokens = contextTokens == null ? DEFAULT_CONTEXT_TOKENS : contextTokens;
+    }
+
+    public TierLimits(long ttfbLimitMs, long deadlineMs) {
+        this(ttfbLimitMs, deadlineMs, null, null);
+    }
+
+    /** The whole answer's deadline (from the request's arrival) for a request asking for up to {@code maxTokens}. */
+    public long answerDeadlineMs(int maxTokens) {
+        return deadlineMs + Math.max(0, maxTokens) * answerMsPerToken;
+    }
 }

@@ -3,8 +3,9 @@ package dev.zerolayer.simulator.node;
 import java.util.List;
 
 /**
- * How one client API renders a completion: the whole response body, the SSE frames of a stream (head with the first
- * token, one frame per later token, tail) and its error shape.
+ * How one client API renders a completion: the whole response body, the SSE frames of a stream (each marked when it
+ * carries a generated token: a stream sends everything up to its first token frame at the first token, then one token
+ * frame, with the frames before it, per token), and its error shape.
  */
 interface ApiFormat {
 
@@ -13,18 +14,27 @@ interface ApiFormat {
     /** The non-streaming response body. */
     String message(Completion completion);
 
-    /** The frames sent at the first token: stream opening plus the first piece (if any). */
-    List<String> head(Completion completion);
-
-    /** The frame carrying piece {@code index} (index >= 1). */
-    String delta(Completion completion, int index);
-
-    /** The frames closing the stream. */
-    List<String> tail(Completion completion, boolean includeUsage);
+    /** The stream's frames in order. */
+    List<Frame> frames(Completion completion, boolean includeUsage);
 
     /** An error body in this API's shape. */
     String error(ApiException error);
 
     /** A server-side failure of this API (500 or the API's overload status), chosen by {@code overloaded}. */
     ApiException serverError(boolean overloaded);
+
+    /** The prefix of this API's tool call ids. */
+    String toolIdPrefix();
+
+    /** One SSE frame, and whether it carries a generated token (the stream is timed by those). */
+    record Frame(String text, boolean token) {
+
+        static Frame token(String text) {
+            return new Frame(text, true);
+        }
+
+        static Frame other(String text) {
+            return new Frame(text, false);
+        }
+    }
 }

@@ -4,7 +4,6 @@ import dev.zerolayer.contracts.telemetry.UpstreamProtocol;
 import dev.zerolayer.simulator.faults.FaultBoard;
 import dev.zerolayer.simulator.faults.FaultType;
 import dev.zerolayer.simulator.latency.LatencyModel;
-import dev.zerolayer.simulator.latency.OutputLength;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
@@ -54,13 +53,15 @@ final class NodeHttpHandler {
     private final MetricsPage metricsPage;
     private final AnthropicFormat anthropic = new AnthropicFormat();
     private final OpenAiFormat openAi = new OpenAiFormat();
-    private final TextGenerator generator = new TextGenerator();
+    private final CompletionsFormat completions = new CompletionsFormat();
+    private final CompletionPlanner planner;
 
     NodeHttpHandler(SimulatedNode node, PromptTokenizer tokenizer, RequestParser parser, MetricsPage metricsPage) {
         this.node = node;
         this.tokenizer = tokenizer;
         this.parser = parser;
         this.metricsPage = metricsPage;
+        this.planner = new CompletionPlanner(node.settings().outputLength());
     }
 
     Publisher<Void> handle(HttpServerRequest request, HttpServerResponse response) {
@@ -75,6 +76,9 @@ final class NodeHttpHandler {
             case "/v1/chat/completions":
                 return method == HttpMethod.POST ? chat(UpstreamProtocol.OPENAI, openAi, request, response)
                         : error(response, openAi, methodNotAllowed(openAi), null);
+            case "/v1/completions":
+                return method == HttpMethod.POST ? chat(null, completions, request, response)
+                        : error(response, completions, methodNotAllowed(completions), null);
             case "/metrics":
                 return response.header(HttpHeaderNames.CONTENT_TYPE, PROMETHEUS)
                         .sendString(Mono.fromSupplier(() -> metricsPage.render(node))).then();
@@ -108,7 +112,8 @@ final class NodeHttpHandler {
             HttpServerResponse response) {
         return body(request)
                 .flatMap(bytes -> {
-                    Mono<Void> work = Mono.defer(() -> serve(format, parser.parse(protocol, bytes), response));
+                    Mono<Void> work = Mono.defer(() -> serve(format, protocol == null ? parser.completions(bytes)
+                            : parser.parse(protocol, bytes), response));
                     return bytes.length > LARGE_BODY ? work.subscribeOn(Schedulers.boundedElastic()) : work;
                 })
                 .onErrorResume(e -> failure(response, format, e));
@@ -152,12 +157,12 @@ final class NodeHttpHandler {
             node.failedRequest();
             return error(response, format, format.serverError(chaos.nextBoolean()), requestId);
         }
-        PromptTokenizer.PromptTokens prompt = tokenizer.tokens(chat.texts(), chat.messages());
+        PromptTokenizer.PromptTokens prompt = tokenizer.tokens(chat.texts(), chat.messages(), chat.definitions());
         long[] chain = node.hasher().hashChain(prompt.ids());
         SplittableRandom text = new SplittableRandom(mix(node.spec().seed(), requestHash(prompt.ids(), chat)));
-        OutputLength.Draw draw = node.settings().outputLength().draw(text, chat.maxTokens());
-        String[] pieces = generator.pieces(text, draw.tokens());
-        String id = format == anthropic ? "msg_" + base62(chaos, 24) : "chatcmpl-" + base62(chaos, 29);
+        List<Completion.Choice> choices = planner.plan(chat, text, format.toolIdPrefix());
+        String id = format == anthropic ? "msg_" + base62(chaos, 24) : format == completions
+                ? "cmpl-" + base62(chaos, 29) : "chatcmpl-" + base62(chaos, 29);
         Pcie pcie = pcie(faults, chaos);
         node.warmIfCold();
         AtomicBoolean admitted = new AtomicBoolean();
@@ -168,8 +173,8 @@ final class NodeHttpHandler {
                 .flatMap(slot -> {
                     admitted.set(true);
                     waiting.decrementAndGet();
-                    return respond(format, chat, prompt, chain, id, pieces, draw.capped(), pcie, chaos, arrived,
-                            requestId, response).doFinally(signal -> slot.release());
+                    return respond(format, chat, prompt, chain, id, choices, pcie, chaos, arrived, requestId,
+                            response).doFinally(signal -> slot.release());
                 })
                 .doFinally(signal -> {
                     if (admitted.compareAndSet(false, true)) {
@@ -179,7 +184,7 @@ final class NodeHttpHandler {
     }
 
     private Mono<Void> respond(ApiFormat format, ChatRequest chat, PromptTokenizer.PromptTokens prompt, long[] chain,
-            String id, String[] pieces, boolean capped, Pcie pcie, SplittableRandom chaos, long arrived,
+            String id, List<Completion.Choice> choices, Pcie pcie, SplittableRandom chaos, long arrived,
             String requestId, HttpServerResponse response) {
         FaultBoard faults = node.faults();
         LatencyModel latency = node.latency();
@@ -189,7 +194,9 @@ final class NodeHttpHandler {
         int uncached = prompt.inputTokens() - cachedTokens;
         node.prefilled(uncached);
         Completion completion = new Completion(id, chat.model(), node.clock().instant().getEpochSecond(),
-                prompt.inputTokens(), cachedTokens, pieces, capped);
+                prompt.inputTokens(), cachedTokens, choices);
+        int tokens = completion.outputTokens();
+        boolean capped = completion.first().stop() == Completion.Stop.MAX_TOKENS;
         long ttft = (long) (latency.prefillNanos(uncached) * slowdown(faults)) + pcie.delayNanos()
                 + (faults.isActive(FaultType.GATEWAY_CONGESTION)
                         ? (long) (CONGESTION_NANOS * faults.intensity(FaultType.GATEWAY_CONGESTION)) : 0);
@@ -199,26 +206,26 @@ final class NodeHttpHandler {
         }
         if (!chat.stream()) {
             long total = ttft;
-            for (int i = 1; i < pieces.length; i++) {
+            for (int i = 1; i < tokens; i++) {
                 total += interToken(faults, chaos);
             }
             node.recordTtft(System.nanoTime() - arrived + ttft);
             Mono<Void> send = Mono.defer(() -> {
-                node.generatedTokens(pieces.length);
+                node.generatedTokens(tokens);
                 node.finished(capped);
                 return sendJson(response, 200, format.message(completion), format, requestId);
             });
             return total > 0 ? delay(total).then(send) : send;
         }
-        Flux<String> frames = frames(format, completion, chat.includeUsage(), chaos, arrived);
+        List<String> groups = groups(format.frames(completion, chat.includeUsage()));
         boolean cut = faults.isActive(FaultType.STREAM_CUT)
                 && chaos.nextDouble() < faults.intensity(FaultType.STREAM_CUT);
         if (cut) {
-            int headFrames = format.head(completion).size();
             // at least one token reaches the client, never all of them: the cut is mid-way
-            int keep = pieces.length >= 2 ? headFrames + 1 + chaos.nextInt(pieces.length - 1) : 1;
-            frames = frames.take(keep);
+            int keep = groups.size() >= 3 ? 1 + chaos.nextInt(groups.size() - 2) : 1;
+            groups = groups.subList(0, keep);
         }
+        Flux<String> frames = frames(groups, completion, cut, chaos, arrived);
         // nothing, not even the status line, leaves before the first token: time to first byte is time to first token
         Flux<String> stream = frames;
         Mono<Void> sent = Mono.defer(() -> response.status(200)
@@ -238,28 +245,51 @@ final class NodeHttpHandler {
         return ttft > 0 ? delay(ttft).then(send) : send;
     }
 
-    private Flux<String> frames(ApiFormat format, Completion completion, boolean includeUsage,
-            SplittableRandom chaos, long arrived) {
+    /**
+     * The stream's writes: everything up to the first token frame goes at the first token; then each token frame with
+     * the frames before it, one token time apart; the frames after the last token right after it.
+     */
+    static List<String> groups(List<ApiFormat.Frame> frames) {
+        List<String> groups = new java.util.ArrayList<>();
+        StringBuilder current = new StringBuilder();
+        for (ApiFormat.Frame frame : frames) {
+            current.append(frame.text());
+            if (frame.token()) {
+                groups.add(current.toString());
+                current.setLength(0);
+            }
+        }
+        if (groups.isEmpty() || !current.isEmpty()) {
+            groups.add(current.toString());
+        }
+        return groups;
+    }
+
+    /** The groups as timed writes: the first at once (it is delayed by the time to first token), then one token apart. */
+    private Flux<String> frames(List<String> groups, Completion completion, boolean cut, SplittableRandom chaos,
+            long arrived) {
         FaultBoard faults = node.faults();
         int tokens = completion.outputTokens();
-        Mono<List<String>> head = Mono.fromSupplier(() -> {
-            node.recordTtft(System.nanoTime() - arrived);
-            node.generatedTokens(Math.min(1, tokens));
-            return format.head(completion);
-        });
-        Flux<String> rest = Flux.range(1, Math.max(0, tokens - 1)).concatMap(index -> {
+        boolean capped = completion.first().stop() == Completion.Stop.MAX_TOKENS;
+        int last = groups.size() - 1;
+        return Flux.range(0, groups.size()).concatMap(index -> {
             Mono<String> frame = Mono.fromSupplier(() -> {
-                node.generatedTokens(1);
-                return format.delta(completion, index);
+                if (index == 0) {
+                    node.recordTtft(System.nanoTime() - arrived);
+                }
+                if (index < tokens) {
+                    node.generatedTokens(1);
+                }
+                if (index == last && !cut) {
+                    node.finished(capped);
+                }
+                return groups.get(index);
             });
-            long wait = interToken(faults, chaos);
+            // the group after the last token carries the stream's end, sent with that token
+            boolean timed = index > 0 && index < tokens;
+            long wait = timed ? interToken(faults, chaos) : 0;
             return wait > 0 ? delay(wait).then(frame) : frame;
-        });
-        Mono<List<String>> tail = Mono.fromSupplier(() -> {
-            node.finished(completion.capped());
-            return format.tail(completion, includeUsage);
-        });
-        return Flux.concat(head.flatMapIterable(frames -> frames), rest, tail.flatMapIterable(frames -> frames));
+        }).filter(text -> !text.isEmpty());
     }
 
     /** Time to the next token: decode at the current batch, slowed by SM saturation, plus bandwidth jitter. */

@@ -46,6 +46,11 @@ public final class PromptTokenizer {
 
     /** Token ids and input tokens of a prompt made of {@code messages} messages whose texts are {@code texts}. */
     public PromptTokens tokens(List<String> texts, int messages) {
+        return tokens(texts, messages, List.of());
+    }
+
+    /** As {@link #tokens(List, int)}, with tool definitions counted as input tokens (they are not hashed). */
+    public PromptTokens tokens(List<String> texts, int messages, List<String> definitions) {
         int[][] parts = new int[texts.size()][];
         int total = 0;
         for (int i = 0; i < parts.length; i++) {
@@ -58,6 +63,10 @@ public final class PromptTokenizer {
             System.arraycopy(part, 0, ids, at, part.length);
             at += part.length;
         }
-        return new PromptTokens(ids, total + TOKENS_PER_MESSAGE * messages + TOKENS_PER_REPLY);
+        int extra = 0;
+        for (String definition : definitions) {
+            extra += count(definition);
+        }
+        return new PromptTokens(ids, total + extra + TOKENS_PER_MESSAGE * messages + TOKENS_PER_REPLY);
     }
 }

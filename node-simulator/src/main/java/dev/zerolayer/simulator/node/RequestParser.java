@@ -10,8 +10,10 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Validates and reads request bodies of the Anthropic Messages and OpenAI Chat Completions APIs; anything malformed is
- * an {@link ApiException} 400 naming the field (never echoing the prompt).
+ * Validates and reads request bodies of the Anthropic Messages, OpenAI Chat Completions and legacy Completions APIs;
+ * anything malformed is an {@link ApiException} 400 naming the field (never echoing the prompt). A message's parts are
+ * joined by newlines (text, a tool call's name and input JSON, a tool result's text), as the router joins them for
+ * prefix hashing.
  */
 public final class RequestParser {
 
@@ -19,7 +21,7 @@ public final class RequestParser {
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
 
-    private static final Set<String> ANTHROPIC_ROLES = Set.of("user", "assistant");
+    private static final Set<String> ANTHROPIC_ROLES = Set.of("user", "assistant", "system");
     private static final Set<String> OPENAI_ROLES = Set.of("system", "developer", "user", "assistant", "tool",
             "function");
 
@@ -33,6 +35,33 @@ public final class RequestParser {
     public ChatRequest parse(UpstreamProtocol protocol, byte[] body) {
         JsonNode root = readObject(body);
         return protocol == UpstreamProtocol.ANTHROPIC ? anthropic(root) : openAi(root);
+    }
+
+    /** Parses a legacy {@code /v1/completions} body (a prompt string or strings; 16 tokens unless told). */
+    public ChatRequest completions(byte[] body) {
+        JsonNode root = readObject(body);
+        String model = model(root);
+        JsonNode maxNode = root.get("max_tokens");
+        int max = maxNode == null || maxNode.isNull() ? 16 : positiveInt(maxNode, "max_tokens");
+        boolean stream = bool(root, "stream");
+        boolean includeUsage = stream && root.path("stream_options").path("include_usage").asBoolean(false);
+        int n = choices(root);
+        JsonNode prompt = root.get("prompt");
+        List<String> texts = new ArrayList<>();
+        if (prompt == null || prompt.isNull()) {
+            throw ApiException.invalid("prompt: Field required", "prompt");
+        } else if (prompt.isString()) {
+            texts.add(prompt.stringValue());
+        } else if (prompt.isArray()) {
+            for (JsonNode item : prompt) {
+                texts.add(item.isString() ? item.stringValue() : JSON.writeValueAsString(item));
+            }
+        } else {
+            throw ApiException.invalid("prompt: must be a string or an array", "prompt");
+        }
+        return new ChatRequest(model, max, stream, includeUsage, texts, texts.size(), List.of(), List.of(),
+                ChatRequest.ToolChoice.AUTO, ChatRequest.Thinking.OFF, stops(root.get("stop")), n, false,
+                texts.isEmpty() ? "" : texts.get(texts.size() - 1), true);
     }
 
     private static JsonNode readObject(byte[] body) {
@@ -64,24 +93,66 @@ public final class RequestParser {
         JsonNode system = root.get("system");
         if (system != null && !system.isNull()) {
             String text = anthropicContent(system, "system");
+            texts.add(text);
             if (!text.isEmpty()) {
-                texts.add(text);
                 messages++;
             }
+        } else {
+            texts.add("");
         }
         JsonNode list = messagesArray(root);
+        String latestUser = "";
+        boolean afterToolResult = false;
         for (int i = 0; i < list.size(); i++) {
             JsonNode message = list.get(i);
             String where = "messages." + i;
-            role(message, where, ANTHROPIC_ROLES);
+            String role = role(message, where, ANTHROPIC_ROLES);
             JsonNode content = message.get("content");
             if (content == null || content.isNull()) {
                 throw ApiException.invalid(where + ".content: Field required", where + ".content");
             }
-            texts.add(anthropicContent(content, where + ".content"));
-            messages++;
+            String text = anthropicContent(content, where + ".content");
+            texts.add(text);
+            if (!role.equals("system") || !text.isEmpty()) {
+                messages++;
+            }
+            if (role.equals("user")) {
+                latestUser = userText(content);
+                afterToolResult = hasBlock(content, "tool_result");
+            } else if (role.equals("assistant")) {
+                afterToolResult = false;
+            }
         }
-        return new ChatRequest(model, max, stream, false, texts, messages);
+        List<ChatRequest.Tool> tools = new ArrayList<>();
+        List<String> definitions = new ArrayList<>();
+        JsonNode toolList = root.get("tools");
+        if (toolList != null && toolList.isArray()) {
+            for (JsonNode tool : toolList) {
+                definitions.add(JSON.writeValueAsString(tool));
+                if (tool.path("name").isString() && (!tool.has("type") || tool.path("type").asString("").equals(
+                        "custom"))) {
+                    tools.add(new ChatRequest.Tool(tool.get("name").stringValue(), tool.path("input_schema")));
+                }
+            }
+        }
+        ChatRequest.ToolChoice choice = ChatRequest.ToolChoice.AUTO;
+        JsonNode toolChoice = root.get("tool_choice");
+        if (toolChoice != null && toolChoice.isObject()) {
+            choice = switch (toolChoice.path("type").asString("auto")) {
+                case "none" -> new ChatRequest.ToolChoice(ChatRequest.ToolChoice.Mode.NONE, null);
+                case "any" -> new ChatRequest.ToolChoice(ChatRequest.ToolChoice.Mode.ANY, null);
+                case "tool" -> new ChatRequest.ToolChoice(ChatRequest.ToolChoice.Mode.TOOL,
+                        toolChoice.path("name").asString(""));
+                default -> ChatRequest.ToolChoice.AUTO;
+            };
+        }
+        JsonNode thinking = root.path("thinking");
+        String thinkingType = thinking.path("type").asString("disabled");
+        ChatRequest.Thinking think = thinkingType.equals("enabled") || thinkingType.equals("adaptive")
+                ? new ChatRequest.Thinking(true, thinking.path("display").asString("").equals("omitted"))
+                : ChatRequest.Thinking.OFF;
+        return new ChatRequest(model, max, stream, false, texts, messages, definitions, tools, choice, think,
+                stops(root.get("stop_sequences")), 1, afterToolResult, latestUser, false);
     }
 
     private ChatRequest openAi(JsonNode root) {
@@ -93,10 +164,7 @@ public final class RequestParser {
             maxField = "max_tokens";
         }
         int max = maxNode == null || maxNode.isNull() ? defaultMaxTokens : positiveInt(maxNode, maxField);
-        JsonNode n = root.get("n");
-        if (n != null && !n.isNull() && !(n.isIntegralNumber() && n.canConvertToInt() && n.intValue() == 1)) {
-            throw ApiException.invalid("n: only n=1 is supported", "n");
-        }
+        int n = choices(root);
         boolean stream = bool(root, "stream");
         boolean includeUsage = false;
         JsonNode options = root.get("stream_options");
@@ -112,14 +180,118 @@ public final class RequestParser {
         }
         JsonNode list = messagesArray(root);
         List<String> texts = new ArrayList<>();
+        String latestUser = "";
+        boolean afterToolResult = false;
         for (int i = 0; i < list.size(); i++) {
             JsonNode message = list.get(i);
             String where = "messages[" + i + "]";
-            role(message, where, OPENAI_ROLES);
+            String role = role(message, where, OPENAI_ROLES);
             JsonNode content = message.get("content");
-            texts.add(content == null || content.isNull() ? "" : openAiContent(content, where + ".content"));
+            List<String> parts = new ArrayList<>(2);
+            if (content != null && !content.isNull()) {
+                parts.add(openAiContent(content, where + ".content"));
+            }
+            for (JsonNode call : message.path("tool_calls")) {
+                parts.add(call.path("function").path("name").asString("")
+                        + call.path("function").path("arguments").asString(""));
+            }
+            texts.add(String.join("\n", parts));
+            if (role.equals("user")) {
+                latestUser = parts.isEmpty() ? "" : parts.get(0);
+            }
+            afterToolResult = role.equals("tool") || role.equals("function");
         }
-        return new ChatRequest(model, max, stream, includeUsage, texts, list.size());
+        List<ChatRequest.Tool> tools = new ArrayList<>();
+        List<String> definitions = new ArrayList<>();
+        JsonNode toolList = root.get("tools");
+        if (toolList != null && toolList.isArray()) {
+            for (JsonNode tool : toolList) {
+                definitions.add(JSON.writeValueAsString(tool));
+                JsonNode function = tool.path("function");
+                if (function.path("name").isString()) {
+                    tools.add(new ChatRequest.Tool(function.get("name").stringValue(), function.path("parameters")));
+                }
+            }
+        }
+        ChatRequest.ToolChoice choice = ChatRequest.ToolChoice.AUTO;
+        JsonNode toolChoice = root.get("tool_choice");
+        if (toolChoice != null && toolChoice.isString()) {
+            choice = switch (toolChoice.stringValue()) {
+                case "none" -> new ChatRequest.ToolChoice(ChatRequest.ToolChoice.Mode.NONE, null);
+                case "required" -> new ChatRequest.ToolChoice(ChatRequest.ToolChoice.Mode.ANY, null);
+                default -> ChatRequest.ToolChoice.AUTO;
+            };
+        } else if (toolChoice != null && toolChoice.isObject()) {
+            choice = new ChatRequest.ToolChoice(ChatRequest.ToolChoice.Mode.TOOL,
+                    toolChoice.path("function").path("name").asString(""));
+        }
+        return new ChatRequest(model, max, stream, includeUsage, texts, list.size(), definitions, tools, choice,
+                ChatRequest.Thinking.OFF, stops(root.get("stop")), n, afterToolResult, latestUser, false);
+    }
+
+    /** OpenAI {@code n}: 1 to 128 choices. */
+    private static int choices(JsonNode root) {
+        JsonNode n = root.get("n");
+        if (n == null || n.isNull()) {
+            return 1;
+        }
+        int value = positiveInt(n, "n");
+        if (value > 128) {
+            throw ApiException.invalid("n: must be less than or equal to 128", "n");
+        }
+        return value;
+    }
+
+    /** Stop sequences: a string or an array of strings (empty ones ignored). */
+    private static List<String> stops(JsonNode stop) {
+        List<String> out = new ArrayList<>();
+        if (stop == null || stop.isNull()) {
+            return out;
+        }
+        if (stop.isString()) {
+            if (!stop.stringValue().isEmpty()) {
+                out.add(stop.stringValue());
+            }
+            return out;
+        }
+        if (!stop.isArray()) {
+            throw ApiException.invalid("stop: must be a string or an array of strings", "stop");
+        }
+        for (JsonNode item : stop) {
+            if (!item.isString()) {
+                throw ApiException.invalid("stop: must be a string or an array of strings", "stop");
+            }
+            if (!item.stringValue().isEmpty()) {
+                out.add(item.stringValue());
+            }
+        }
+        return out;
+    }
+
+    /** The text blocks of a user message (what a prompt says, without tool results). */
+    private static String userText(JsonNode content) {
+        if (content.isString()) {
+            return content.stringValue();
+        }
+        List<String> parts = new ArrayList<>();
+        for (JsonNode block : content) {
+            if (block.path("type").asString("").equals("text")) {
+                parts.add(block.path("text").asString(""));
+            }
+        }
+        return String.join("\n", parts);
+    }
+
+    private static boolean hasBlock(JsonNode content, String type) {
+        if (!content.isArray()) {
+            return false;
+        }
+        for (JsonNode block : content) {
+            if (block.path("type").asString("").equals(type)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String model(JsonNode root) {
@@ -185,7 +357,7 @@ public final class RequestParser {
         if (!content.isArray()) {
             throw ApiException.invalid(where + ": must be a string or an array of content blocks", where);
         }
-        StringBuilder text = new StringBuilder();
+        List<String> text = new ArrayList<>(content.size());
         for (int i = 0; i < content.size(); i++) {
             JsonNode block = content.get(i);
             String at = where + "." + i;
@@ -198,22 +370,28 @@ public final class RequestParser {
                     if (value == null || !value.isString()) {
                         throw ApiException.invalid(at + ".text: Field required", at + ".text");
                     }
-                    text.append(value.stringValue());
+                    text.add(value.stringValue());
                 }
-                case "tool_use" -> text.append(block.path("name").asString("")).append(
-                        block.has("input") ? JSON.writeValueAsString(block.get("input")) : "");
+                case "tool_use", "server_tool_use" -> text.add(block.path("name").asString("")
+                        + (block.has("input") ? JSON.writeValueAsString(block.get("input")) : ""));
                 case "tool_result" -> {
                     JsonNode inner = block.get("content");
                     if (inner != null && !inner.isNull()) {
-                        text.append(anthropicContent(inner, at + ".content"));
+                        text.add(anthropicContent(inner, at + ".content"));
+                    }
+                }
+                case "document" -> {
+                    JsonNode source = block.path("source");
+                    if (source.path("type").asString("").equals("text") && source.path("data").isString()) {
+                        text.add(source.get("data").stringValue());
                     }
                 }
                 default -> {
-                    // images, documents and thinking blocks carry no prompt text the simulator counts
+                    // images, PDFs and thinking blocks carry no prompt text the simulator counts
                 }
             }
         }
-        return text.toString();
+        return String.join("\n", text);
     }
 
     /** Text of an OpenAI content: a string or content parts (text parts counted). */
@@ -224,21 +402,24 @@ public final class RequestParser {
         if (!content.isArray()) {
             throw ApiException.invalid(where + ": must be a string or an array of content parts", where);
         }
-        StringBuilder text = new StringBuilder();
+        List<String> text = new ArrayList<>(content.size());
         for (int i = 0; i < content.size(); i++) {
             JsonNode part = content.get(i);
             String at = where + "[" + i + "]";
             if (part == null || !part.isObject() || !part.path("type").isString()) {
                 throw ApiException.invalid(at + ".type: Field required", at + ".type");
             }
-            if ("text".equals(part.get("type").stringValue())) {
+            String type = part.get("type").stringValue();
+            if ("text".equals(type)) {
                 JsonNode value = part.get("text");
                 if (value == null || !value.isString()) {
                     throw ApiException.invalid(at + ".text: Field required", at + ".text");
                 }
-                text.append(value.stringValue());
+                text.add(value.stringValue());
+            } else if ("refusal".equals(type)) {
+                text.add(part.path("refusal").asString(""));
             }
         }
-        return text.toString();
+        return String.join("\n", text);
     }
 }

@@ -1,45 +1,50 @@
 package dev.zerolayer.router.api;
 
+import dev.zerolayer.contracts.cache.SessionEntry;
 import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.contracts.fallback.PolicyDocument;
+import dev.zerolayer.contracts.fallback.RefusalFallback;
 import dev.zerolayer.contracts.fallback.TierLimits;
 import dev.zerolayer.contracts.http.ZeroLayerHeaders;
 import dev.zerolayer.contracts.router.DecisionStatus;
 import dev.zerolayer.contracts.telemetry.NodeRegistration;
 import dev.zerolayer.platform.view.CompactedView;
-import dev.zerolayer.contracts.cache.SessionEntry;
+import dev.zerolayer.router.answer.Answers;
+import dev.zerolayer.router.answer.ResponseItems;
+import dev.zerolayer.router.answer.StreamAnswer;
+import dev.zerolayer.router.answer.WholeAnswer;
 import dev.zerolayer.router.auth.ApiKeyAuthenticator;
 import dev.zerolayer.router.auth.RateLimits;
 import dev.zerolayer.router.decision.RequestRouter;
 import dev.zerolayer.router.decision.Routed;
+import dev.zerolayer.router.dispatch.Attempt;
 import dev.zerolayer.router.dispatch.DispatchTrace;
-import dev.zerolayer.router.tracing.RequestTracing;
-import dev.zerolayer.routing.refusal.RefusalDetector;
-import dev.zerolayer.contracts.fallback.RefusalFallback;
 import dev.zerolayer.router.dispatch.Dispatcher;
 import dev.zerolayer.router.dispatch.UpstreamFailure;
 import dev.zerolayer.router.events.DecisionPublisher;
 import dev.zerolayer.router.state.ActivePolicy;
 import dev.zerolayer.router.state.SessionKeys;
+import dev.zerolayer.router.tracing.RequestTracing;
+import dev.zerolayer.router.translate.ChatToAnthropic;
+import dev.zerolayer.router.translate.UpstreamBodies;
+import dev.zerolayer.router.wire.ApiException;
+import dev.zerolayer.router.wire.ClientApi;
+import dev.zerolayer.router.wire.ClientRequest;
+import dev.zerolayer.router.wire.ForwardedHeaders;
+import dev.zerolayer.router.wire.RequestParser;
 import dev.zerolayer.routing.decision.RouteDecision;
 import dev.zerolayer.routing.decision.ScoredCandidate;
+import dev.zerolayer.routing.refusal.RefusalDetector;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.io.buffer.DataBuffer;
-import org.springframework.core.io.buffer.DataBufferLimitException;
-import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.server.reactive.ServerHttpResponse;
-import org.springframework.web.reactive.function.BodyExtractors;
 import org.springframework.web.reactive.function.BodyInserters;
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
@@ -52,8 +57,9 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The client APIs: authenticate and rate-limit, read and validate the body, decide, then dispatch (or explain, or
- * count); every response carries the trace id, route and fallback headers as asked, every outcome one decision event,
- * and every error the API's own shape and status.
+ * count); nodes are always asked to stream, and a client that wants a whole answer gets it assembled here. Every
+ * response carries the trace id, route and fallback headers as asked, every outcome one decision event, and every error
+ * the API's own shape and status (a node's own refusal of the request is passed on as its status and message).
  */
 public class GatewayHandler {
 
@@ -73,12 +79,14 @@ public class GatewayHandler {
     private final CompactedView<SessionEntry> sessions;
     private final DecisionPublisher publisher;
     private final GatewayMetrics metrics;
-    private final long maxBodyBytes;
+    private final RequestBodies bodies;
     private final RequestTracing tracing;
+    private final ResponseItems responseItems;
 
     public GatewayHandler(ApiKeyAuthenticator authenticator, RateLimits rateLimits, RequestRouter router,
             Dispatcher dispatcher, ActivePolicy policy, CompactedView<SessionEntry> sessions,
-            DecisionPublisher publisher, GatewayMetrics metrics, long maxBodyBytes, RequestTracing tracing) {
+            DecisionPublisher publisher, GatewayMetrics metrics, long maxBodyBytes, RequestTracing tracing,
+            ResponseItems responseItems) {
         this.tracing = tracing;
         this.authenticator = authenticator;
         this.rateLimits = rateLimits;
@@ -88,7 +96,8 @@ public class GatewayHandler {
         this.sessions = sessions;
         this.publisher = publisher;
         this.metrics = metrics;
-        this.maxBodyBytes = maxBodyBytes;
+        this.bodies = new RequestBodies(maxBodyBytes);
+        this.responseItems = responseItems;
     }
 
     public Mono<ServerResponse> messages(ServerRequest request) {
@@ -97,6 +106,14 @@ public class GatewayHandler {
 
     public Mono<ServerResponse> chatCompletions(ServerRequest request) {
         return handle(request, ClientApi.OPENAI, Mode.DISPATCH);
+    }
+
+    public Mono<ServerResponse> responses(ServerRequest request) {
+        return handle(request, ClientApi.RESPONSES, Mode.DISPATCH);
+    }
+
+    public Mono<ServerResponse> completions(ServerRequest request) {
+        return handle(request, ClientApi.COMPLETIONS, Mode.DISPATCH);
     }
 
     public Mono<ServerResponse> countTokens(ServerRequest request) {
@@ -119,29 +136,51 @@ public class GatewayHandler {
             rateLimits.acquire(scope.keyId);
             String pin = pin(headers);
             checkContentType(headers);
-            return readBody(http).flatMap(bytes -> {
+            return bodies.read(http).flatMap(bytes -> {
                 scope.bodyRead = true;
-                ClientRequest request = api == ClientApi.ANTHROPIC ? RequestParser.anthropic(bytes, mode != Mode.COUNT)
-                        : RequestParser.openAi(bytes);
+                ClientRequest request = parse(api, mode, bytes);
                 scope.request = request;
                 scope.sessionHash = SessionKeys.sessionHash(headers.getFirst(ZeroLayerHeaders.SESSION_ID),
                         request.userId(), scope.keyId, remote == null ? "unknown" : remote.getHostString());
                 if (mode == Mode.COUNT) {
                     return countResponse(scope, request);
                 }
+                UpstreamBodies upstream = new UpstreamBodies(request);
                 String sticky = sessions.get(scope.sessionHash).map(SessionEntry::stickyNode).orElse(null);
-                Routed routed = router.route(request, pin, sticky, scope.keyId);
+                Routed routed = router.route(request, upstream, pin, sticky, scope.keyId);
                 scope.routed = routed;
                 metrics.routed(routed.decision().tier(), routed.decision().cluster(), routed.routeNanos());
                 if (mode == Mode.EXPLAIN) {
                     return explainResponse(scope);
                 }
                 if (!routed.decision().servable()) {
+                    if (routed.blocked() != null) {
+                        return Mono.error(ApiException.invalid(routed.blocked().describe(api == ClientApi.ANTHROPIC
+                                ? "OpenAI" : "Anthropic") + ", and no node speaking the client's API can serve "
+                                + "the request now"));
+                    }
                     return Mono.error(ApiException.overloaded("no node can serve the request right now"));
                 }
-                return request.stream() ? stream(http, scope) : whole(scope);
+                Call call = new Call(request, upstream, ForwardedHeaders.of(headers), http.uri().getRawQuery());
+                return request.stream() ? stream(http, scope, call) : whole(scope, call);
             });
         }).onErrorResume(e -> errorResponse(scope, e));
+    }
+
+    /** What one dispatched request needs for its attempts: the request, its upstream bodies, headers, query. */
+    private record Call(ClientRequest request, UpstreamBodies upstream, ForwardedHeaders headers, String query) {
+    }
+
+    private ClientRequest parse(ClientApi api, Mode mode, byte[] bytes) {
+        if (mode == Mode.COUNT) {
+            return RequestParser.anthropic(bytes, false);
+        }
+        if (api == ClientApi.RESPONSES) {
+            ObjectNode body = RequestParser.object(bytes);
+            responseItems.resolve(body);
+            return RequestParser.responses(body);
+        }
+        return RequestParser.parse(api, bytes);
     }
 
     private static String pin(HttpHeaders headers) {
@@ -170,27 +209,6 @@ public class GatewayHandler {
         }
     }
 
-    private Mono<byte[]> readBody(ServerRequest http) {
-        long declared = http.headers().contentLength().orElse(-1);
-        if (declared > maxBodyBytes) {
-            return Mono.error(tooLarge());
-        }
-        return DataBufferUtils.join(http.body(BodyExtractors.toDataBuffers()), (int) Math.min(Integer.MAX_VALUE,
-                        maxBodyBytes))
-                .map(buffer -> {
-                    byte[] bytes = new byte[buffer.readableByteCount()];
-                    buffer.read(bytes);
-                    DataBufferUtils.release(buffer);
-                    return bytes;
-                })
-                .defaultIfEmpty(new byte[0])
-                .onErrorMap(DataBufferLimitException.class, e -> tooLarge());
-    }
-
-    private ApiException tooLarge() {
-        return new ApiException(413, "request_too_large", "request body exceeds " + maxBodyBytes + " bytes");
-    }
-
     private Mono<ServerResponse> countResponse(RequestScope scope, ClientRequest request) {
         ObjectNode body = EventCodec.mapper().createObjectNode().put("input_tokens", router.countTokens(request));
         finish(scope, DecisionStatus.EXPLAINED, 200);
@@ -217,6 +235,9 @@ public class GatewayHandler {
         body.put("warning", decision.warning());
         body.put("cache_hit", decision.cacheHit());
         body.put("translated", routed.crossProtocol());
+        if (routed.blocked() != null) {
+            body.put("untranslatable_field", routed.blocked().field());
+        }
         body.put("route_time_ms", routed.routeNanos() / 1e6);
         ArrayNode rules = body.putArray("rules_fired");
         decision.rulesFired().forEach(rules::add);
@@ -239,80 +260,69 @@ public class GatewayHandler {
         return limits == null ? DEFAULT_LIMITS : limits;
     }
 
-    private Flux<byte[]> dispatch(RequestScope scope) {
+    /** Dispatches over the decision's ranked nodes, each attempt shaped by {@code attempt} for its node. */
+    private <T> Flux<T> dispatch(RequestScope scope, java.util.function.Function<NodeRegistration, Attempt<T>> attempt) {
         DispatchTrace trace = new DispatchTrace();
         scope.dispatch = trace;
         RouteDecision decision = scope.routed.decision();
         TierLimits limits = limits(scope, decision.tier());
-        ClientRequest request = scope.request;
-        Map<String, String> traceHeaders = tracing.headers(scope.span);
-        return dispatcher.dispatch(decision.ranked(), router::registration, registration -> call(request,
-                        registration, traceHeaders), request.stream(), policy.document().resilience(),
-                Duration.ofMillis(limits.ttfbLimitMs()), Duration.ofMillis(limits.deadlineMs()), trace);
+        int maxTokens = scope.request.maxOutputTokens() > 0 ? scope.request.maxOutputTokens()
+                : ChatToAnthropic.DEFAULT_MAX_TOKENS;
+        Dispatcher.Limits bounds = new Dispatcher.Limits(policy.document().resilience(),
+                Duration.ofMillis(limits.ttfbLimitMs()), Duration.ofMillis(limits.deadlineMs()),
+                Duration.ofMillis(limits.answerDeadlineMs(maxTokens)));
+        return dispatcher.dispatch(decision.ranked(), router::registration, attempt, bounds, trace);
     }
 
-    private static Dispatcher.Call call(ClientRequest request, NodeRegistration registration,
-            Map<String, String> traceHeaders) {
-        ClientApi nodeApi = ClientApi.of(registration.protocol());
-        Map<String, String> headers = new LinkedHashMap<>(traceHeaders);
-        if (nodeApi == ClientApi.ANTHROPIC) {
-            headers.put("anthropic-version", "2023-06-01");
+    /** The call to one node: its protocol's path (the client's query string too when it speaks the client's API). */
+    private Attempt.Call upstreamCall(RequestScope scope, Call call, NodeRegistration node) {
+        boolean same = call.request().api().nativeTo(node.protocol());
+        String path = call.upstream().path(node.protocol());
+        if (same && call.query() != null && !call.query().isEmpty()) {
+            path = path + "?" + call.query();
         }
-        return new Dispatcher.Call(nodeApi.path(), Translation.upstreamBody(request, nodeApi, registration.model()),
-                headers);
+        return new Attempt.Call(path, call.upstream().body(node.protocol(), node.model()),
+                call.headers().forNode(call.request().api(), node.protocol(), tracing.headers(scope.span)));
     }
 
-    /** Non-streaming: the whole upstream body, its model rewritten (translated if needed), or an error; never partial. */
-    private Mono<ServerResponse> whole(RequestScope scope) {
-        TierLimits limits = limits(scope, scope.routed.decision().tier());
-        return dispatch(scope).next()
-                .timeout(Duration.ofMillis(limits.deadlineMs()), dispatcher.timers())
-                .onErrorMap(TimeoutException.class, e -> ApiException.timeout("the request deadline passed"))
-                .flatMap(bytes -> {
-                    NodeRegistration served = scope.dispatch.served();
-                    ClientApi upstream = ClientApi.of(served.protocol());
-                    RefusalFallback refusal = policy.documentFor(scope.keyId).refusalFallback();
-                    if (upstream == scope.api && !scope.traceBody && refusal.mode() == RefusalFallback.Mode.OFF) {
-                        // the common case: same API, nothing to add or inspect, so the answer is copied, not rebuilt
-                        PassThroughBody.Rewritten rewritten = PassThroughBody.rewrite(bytes, scope.api,
-                                scope.request.model());
-                        scope.inputTokens = rewritten.inputTokens();
-                        scope.outputTokens = rewritten.outputTokens();
-                        metrics.ttfb(scope.dispatch.ttfbNanos());
-                        finish(scope, DecisionStatus.OK, 200);
-                        return json(scope, 200, rewritten.body());
-                    }
-                    JsonNode parsed;
-                    try {
-                        parsed = EventCodec.mapper().readTree(bytes);
-                    } catch (JacksonException e) {
-                        return Mono.error(new ApiException(502, "api_error", "the upstream node sent malformed JSON"));
-                    }
-                    if (!(parsed instanceof ObjectNode upstreamBody)) {
-                        return Mono.error(new ApiException(502, "api_error", "the upstream node sent no JSON object"));
-                    }
-                    ObjectNode body;
-                    if (upstream == scope.api) {
-                        body = upstreamBody;
-                        body.put("model", scope.request.model());
-                    } else if (scope.api == ClientApi.ANTHROPIC) {
-                        body = Translation.openAiToAnthropicResponse(upstreamBody, scope.request.model());
-                    } else {
-                        body = Translation.anthropicToOpenAiResponse(upstreamBody, scope.request.model());
-                    }
-                    usage(scope, body);
-                    metrics.ttfb(scope.dispatch.ttfbNanos());
-                    if (refusal.mode() != RefusalFallback.Mode.OFF && scope.refusalHandling == null
-                            && isRefusal(scope.api, body)) {
-                        if (refusal.mode() == RefusalFallback.Mode.ANNOTATE) {
-                            scope.refusalHandling = "annotated";
-                            annotate(scope.api, body, refusal.prefix());
-                        } else {
-                            return retryOnNextTier(scope, body);
+    private Answers answers(RequestScope scope, Call call) {
+        return new Answers(scope.api, call.request().model(), scope.traceBody ? scope::debugObject : null,
+                scope.routed.tokenCount(), call.upstream().clientWantsStreamUsage(), call.request().body(),
+                responseItems::remember);
+    }
+
+    /** A whole answer: assembled from the node's stream, or an error; never partial. */
+    private Mono<ServerResponse> whole(RequestScope scope, Call call) {
+        Answers answers = answers(scope, call);
+        return dispatch(scope, node -> {
+            WholeAnswer whole = answers.whole(node.protocol());
+            return new Attempt<ObjectNode>(upstreamCall(scope, call, node), upstream -> upstream
+                    .doOnNext(whole::onChunk)
+                    .then(Mono.fromCallable(() -> {
+                        ObjectNode answer = whole.onEnd();
+                        if (answer == null) {
+                            throw UpstreamFailure.of(whole.nodeError() != null ? "upstream_error_event"
+                                    : "upstream_incomplete");
                         }
-                    }
-                    return answer(scope, body);
-                });
+                        return answer;
+                    })).flux(), Flux::error, whole);
+        }).next().flatMap(body -> {
+            WholeAnswer served = (WholeAnswer) scope.dispatch.servedAnswer();
+            scope.inputTokens = served.inputTokens();
+            scope.outputTokens = served.outputTokens();
+            metrics.ttfb(scope.dispatch.ttfbNanos());
+            RefusalFallback refusal = policy.documentFor(scope.keyId).refusalFallback();
+            if (refusal.mode() != RefusalFallback.Mode.OFF && scope.refusalHandling == null
+                    && isRefusal(scope.api, body)) {
+                if (refusal.mode() == RefusalFallback.Mode.ANNOTATE) {
+                    scope.refusalHandling = "annotated";
+                    annotate(scope.api, body, refusal.prefix());
+                } else {
+                    return retryOnNextTier(scope, call, body);
+                }
+            }
+            return answer(scope, body);
+        });
     }
 
     private Mono<ServerResponse> answer(RequestScope scope, ObjectNode body) {
@@ -327,7 +337,7 @@ public class GatewayHandler {
      * Refusal fallback (policy {@code refusalFallback.mode: retry_next_tier}): the request once more on the next tier of
      * the served tier's chain; when that tier cannot serve or fails, the first answer is returned as it was.
      */
-    private Mono<ServerResponse> retryOnNextTier(RequestScope scope, ObjectNode refused) {
+    private Mono<ServerResponse> retryOnNextTier(RequestScope scope, Call call, ObjectNode refused) {
         scope.refusalHandling = "kept";
         String served = scope.tier();
         List<String> chain = policy.documentFor(scope.keyId).chains().getOrDefault(served, List.of());
@@ -335,7 +345,7 @@ public class GatewayHandler {
         if (next == null) {
             return answer(scope, refused);
         }
-        Routed retry = router.route(scope.request, next, null, scope.keyId);
+        Routed retry = router.route(call.request(), call.upstream(), next, null, scope.keyId);
         if (!retry.decision().servable()) {
             return answer(scope, refused);
         }
@@ -343,7 +353,7 @@ public class GatewayHandler {
         DispatchTrace firstTrace = scope.dispatch;
         scope.routed = retry;
         scope.refusalHandling = "retried:" + served + "->" + next;
-        return whole(scope).onErrorResume(e -> {
+        return whole(scope, call).onErrorResume(e -> {
             scope.routed = first;
             scope.dispatch = firstTrace;
             scope.refusalHandling = "kept";
@@ -353,9 +363,8 @@ public class GatewayHandler {
 
     private static boolean isRefusal(ClientApi api, ObjectNode body) {
         if (api == ClientApi.ANTHROPIC) {
-            JsonNode content = body.path("content");
             String text = null;
-            for (JsonNode block : content) {
+            for (JsonNode block : body.path("content")) {
                 if ("text".equals(block.path("type").asString(""))) {
                     text = block.path("text").asString("");
                     break;
@@ -363,11 +372,22 @@ public class GatewayHandler {
             }
             return RefusalDetector.isRefusal(body.path("stop_reason").asString(null), null, text);
         }
+        if (api == ClientApi.RESPONSES) {
+            for (JsonNode item : body.path("output")) {
+                for (JsonNode part : item.path("content")) {
+                    if ("output_text".equals(part.path("type").asString(""))) {
+                        return RefusalDetector.isRefusal(null, null, part.path("text").asString(""));
+                    }
+                }
+            }
+            return false;
+        }
         JsonNode choice = body.path("choices").path(0);
         JsonNode message = choice.path("message");
+        String text = api == ClientApi.COMPLETIONS ? choice.path("text").asString(null)
+                : message.path("content").isString() ? message.path("content").asString() : null;
         return RefusalDetector.isRefusal(choice.path("finish_reason").asString(null),
-                message.path("refusal").isString() ? message.path("refusal").asString() : null,
-                message.path("content").isString() ? message.path("content").asString() : null);
+                message.path("refusal").isString() ? message.path("refusal").asString() : null, text);
     }
 
     /** Prepends the policy's explanatory prefix to the answer's first text. */
@@ -381,6 +401,21 @@ public class GatewayHandler {
             }
             return;
         }
+        if (api == ClientApi.RESPONSES) {
+            for (JsonNode item : body.path("output")) {
+                for (JsonNode part : item.path("content")) {
+                    if (part instanceof ObjectNode text && "output_text".equals(text.path("type").asString(""))) {
+                        text.put("text", prefix + text.path("text").asString(""));
+                        return;
+                    }
+                }
+            }
+            return;
+        }
+        if (api == ClientApi.COMPLETIONS && body.path("choices").path(0) instanceof ObjectNode choice) {
+            choice.put("text", prefix + choice.path("text").asString(""));
+            return;
+        }
         if (body.path("choices").path(0).path("message") instanceof ObjectNode message) {
             String content = message.path("content").isString() ? message.path("content").asString()
                     : message.path("refusal").asString("");
@@ -388,87 +423,58 @@ public class GatewayHandler {
         }
     }
 
-    private static void usage(RequestScope scope, ObjectNode body) {
-        JsonNode usage = body.path("usage");
-        scope.inputTokens = usage.path(scope.api.inputTokensField()).asInt(0);
-        scope.outputTokens = usage.path(scope.api.outputTokensField()).asInt(0);
-    }
-
     /**
      * Streaming: the response commits with the first client event (route headers set then); a failure before it
-     * becomes an ordinary error response (529/504), a failure after it ends the stream with the API's error event.
+     * becomes an ordinary error response (the node's 4xx as it was, else 529/504), a failure after it ends the stream
+     * with the API's error event.
      */
-    private Mono<ServerResponse> stream(ServerRequest http, RequestScope scope) {
+    private Mono<ServerResponse> stream(ServerRequest http, RequestScope scope, Call call) {
         ServerHttpResponse response = http.exchange().getResponse();
-        Flux<byte[]> upstream = dispatch(scope);
-        Flux<DataBuffer> body = Flux.defer(() -> {
-            SseFramer framer = new SseFramer();
-            StreamShaper[] shaper = new StreamShaper[1];
-            boolean[] started = new boolean[1];
-            return upstream
-                    // one write per upstream chunk (all the client events it completed), not one per event
-                    .map(chunk -> {
-                        if (shaper[0] == null) {
-                            metrics.ttfb(scope.dispatch.ttfbNanos());
-                            shaper[0] = new StreamShaper(scope.api, ClientApi.of(scope.dispatch.served().protocol()),
-                                    scope.request.model(), scope.traceBody ? scope::debugObject : null);
-                        }
-                        List<byte[]> out = new ArrayList<>();
-                        for (byte[] event : framer.add(chunk)) {
-                            out.addAll(shaper[0].onEvent(event));
-                        }
-                        return Dispatcher.concat(out);
-                    })
-                    .filter(bytes -> bytes.length > 0)
-                    .concatWith(Flux.defer(() -> {
-                        if (shaper[0] == null) {
-                            return Flux.error(UpstreamFailure.of("upstream_empty_response"));
-                        }
-                        List<byte[]> out = new ArrayList<>();
-                        byte[] rest = framer.rest();
-                        if (rest != null) {
-                            out.addAll(shaper[0].onEvent(rest));
-                        }
-                        out.addAll(shaper[0].onEnd(false));
-                        return out.isEmpty() ? Flux.empty() : Flux.just(Dispatcher.concat(out));
-                    }))
-                    .doOnNext(first -> {
-                        if (!started[0]) {
-                            started[0] = true;
-                            routeHeaders(scope, response.getHeaders());
-                        }
-                    })
-                    .onErrorResume(e -> {
-                        if (started[0] && shaper[0] != null) {
-                            return Flux.just(Dispatcher.concat(shaper[0].onEnd(true)));
-                        }
-                        return Flux.error(e);
-                    })
-                    .doOnComplete(() -> {
-                        if (shaper[0] != null) {
-                            scope.inputTokens = shaper[0].inputTokens();
-                            scope.outputTokens = shaper[0].outputTokens();
-                            boolean failed = shaper[0].failed();
-                            finish(scope, failed ? DecisionStatus.STREAM_FAILED : DecisionStatus.OK, 200);
-                        }
-                    })
-                    .doOnCancel(() -> finish(scope, DecisionStatus.STREAM_FAILED, 499))
-                    .map(bytes -> response.bufferFactory().wrap(bytes))
-                    .onErrorResume(e -> {
-                        // Nothing was sent yet: answer with the API's error instead of an event stream.
-                        Failure failure = failure(e);
-                        finish(scope, failure.status(), failure.http());
-                        response.setStatusCode(HttpStatusCode.valueOf(failure.http()));
-                        response.getHeaders().setContentType(MediaType.APPLICATION_JSON);
-                        fallbackHeader(scope, response.getHeaders());
-                        return Mono.just(response.bufferFactory().wrap(failure.body(scope.api)));
-                    });
-        });
+        Answers answers = answers(scope, call);
+        Flux<DataBuffer> body = Flux.defer(() -> dispatch(scope, node -> {
+                    StreamAnswer answer = answers.stream(node.protocol());
+                    return new Attempt<byte[]>(upstreamCall(scope, call, node), upstream -> upstream
+                            .map(answer::onChunk)
+                            .concatWith(Mono.fromCallable(answer::onEnd))
+                            .filter(bytes -> bytes.length > 0),
+                            e -> Flux.just(answer.onFailure(failureMessage(e))).filter(bytes -> bytes.length > 0),
+                            answer);
+                })
+                .index()
+                .map(indexed -> {
+                    if (indexed.getT1() == 0) {
+                        metrics.ttfb(scope.dispatch.ttfbNanos());
+                        routeHeaders(scope, response.getHeaders());
+                    }
+                    return response.bufferFactory().wrap(indexed.getT2());
+                })
+                .doOnComplete(() -> {
+                    StreamAnswer served = (StreamAnswer) scope.dispatch.servedAnswer();
+                    if (served != null) {
+                        scope.inputTokens = served.inputTokens();
+                        scope.outputTokens = served.outputTokens();
+                        finish(scope, served.failed() ? DecisionStatus.STREAM_FAILED : DecisionStatus.OK, 200);
+                    }
+                })
+                .doOnCancel(() -> finish(scope, DecisionStatus.STREAM_FAILED, 499))
+                .onErrorResume(e -> {
+                    // nothing was sent yet: the API's error instead of an event stream
+                    Failure failure = failure(e, scope.api);
+                    finish(scope, failure.status(), failure.http());
+                    response.setStatusCode(HttpStatusCode.valueOf(failure.http()));
+                    response.getHeaders().setContentType(MediaType.APPLICATION_JSON);
+                    fallbackHeader(scope, response.getHeaders());
+                    return Mono.just(response.bufferFactory().wrap(failure.body()));
+                }));
         return ServerResponse.ok().contentType(MediaType.TEXT_EVENT_STREAM)
                 .header(HttpHeaders.CACHE_CONTROL, "no-cache")
                 .header(ZeroLayerHeaders.TRACE_ID, scope.traceId)
                 .header(REQUEST_ID, scope.requestId)
                 .body(BodyInserters.fromDataBuffers(body));
+    }
+
+    private static String failureMessage(Throwable e) {
+        return e instanceof ApiException api ? api.getMessage() : "the upstream node failed mid-stream";
     }
 
     private void routeHeaders(RequestScope scope, HttpHeaders headers) {
@@ -486,10 +492,6 @@ public class GatewayHandler {
     }
 
     private Mono<ServerResponse> json(RequestScope scope, int status, JsonNode body) {
-        return json(scope, status, EventCodec.mapper().writeValueAsBytes(body));
-    }
-
-    private Mono<ServerResponse> json(RequestScope scope, int status, byte[] body) {
         return ServerResponse.status(status).contentType(MediaType.APPLICATION_JSON)
                 .header(ZeroLayerHeaders.TRACE_ID, scope.traceId)
                 .header(REQUEST_ID, scope.requestId)
@@ -498,40 +500,60 @@ public class GatewayHandler {
                         routeHeaders(scope, headers);
                     }
                 })
-                .bodyValue(body);
+                .bodyValue(EventCodec.mapper().writeValueAsBytes(body));
     }
 
     /** An error as the client sees it: status, the decision status it records, and the body in the API's shape. */
-    private record Failure(int http, DecisionStatus status, String type, String message, byte[] passThrough) {
-
-        byte[] body(ClientApi api) {
-            return passThrough != null ? passThrough : api.errorBody(type, message);
-        }
+    private record Failure(int http, DecisionStatus status, byte[] body) {
     }
 
-    private static Failure failure(Throwable e) {
-        if (e instanceof ApiException api) {
-            DecisionStatus status = switch (api.status()) {
+    private static Failure failure(Throwable e, ClientApi api) {
+        if (e instanceof ApiException error) {
+            DecisionStatus status = switch (error.status()) {
                 case 529 -> DecisionStatus.OVERLOADED;
                 case 504 -> DecisionStatus.TIMEOUT;
-                default -> api.status() >= 500 ? DecisionStatus.OVERLOADED : DecisionStatus.REJECTED;
+                default -> error.status() >= 500 ? DecisionStatus.OVERLOADED : DecisionStatus.REJECTED;
             };
-            return new Failure(api.status(), status, api.type(), api.getMessage(), null);
+            return new Failure(error.status(), status, api.errorBody(error.type(), error.getMessage()));
         }
         if (e instanceof UpstreamFailure upstream && !upstream.bypassable()) {
-            return new Failure(upstream.status(), DecisionStatus.REJECTED, "invalid_request_error",
-                    "the upstream node rejected the request (HTTP " + upstream.status() + ")", null);
+            return new Failure(upstream.status(), DecisionStatus.REJECTED, nodeError(upstream, api));
         }
         if (e instanceof UpstreamFailure) {
-            return new Failure(529, DecisionStatus.OVERLOADED, "overloaded_error", "no node could serve the request",
-                    null);
+            return new Failure(529, DecisionStatus.OVERLOADED, api.errorBody("overloaded_error",
+                    "no node could serve the request"));
         }
         log.error("unexpected failure handling a request: {}", e.toString());
-        return new Failure(500, DecisionStatus.OVERLOADED, "api_error", "internal error", null);
+        return new Failure(500, DecisionStatus.OVERLOADED, api.errorBody("api_error", "internal error"));
+    }
+
+    /**
+     * A node's refusal of the request (a 4xx) in the client's API: its own body when the node speaks an API of the
+     * same error shape, else its type and message in the client's shape.
+     */
+    static byte[] nodeError(UpstreamFailure upstream, ClientApi api) {
+        byte[] body = upstream.body();
+        JsonNode parsed = null;
+        try {
+            parsed = body.length == 0 ? null : EventCodec.mapper().readTree(body);
+        } catch (JacksonException e) {
+            // not JSON: described below
+        }
+        JsonNode error = parsed == null ? null : parsed.get("error");
+        if (error == null || !error.isObject()) {
+            return api.errorBody("invalid_request_error", "the upstream node rejected the request (HTTP "
+                    + upstream.status() + ")");
+        }
+        boolean anthropicShaped = "error".equals(parsed.path("type").asString(""));
+        if (anthropicShaped != !api.openAiShaped()) {
+            return api.errorBody(error.path("type").asString("invalid_request_error"),
+                    error.path("message").asString("the upstream node rejected the request"));
+        }
+        return body;
     }
 
     private Mono<ServerResponse> errorResponse(RequestScope scope, Throwable e) {
-        Failure failure = failure(e);
+        Failure failure = failure(e, scope.api);
         finish(scope, failure.status(), failure.http());
         return ServerResponse.status(failure.http()).contentType(MediaType.APPLICATION_JSON)
                 .header(ZeroLayerHeaders.TRACE_ID, scope.traceId)
@@ -544,7 +566,7 @@ public class GatewayHandler {
                         headers.set(HttpHeaders.CONNECTION, "close");
                     }
                 })
-                .bodyValue(failure.body(scope.api));
+                .bodyValue(failure.body());
     }
 
     private void finish(RequestScope scope, DecisionStatus status, int httpStatus) {

@@ -1,5 +1,8 @@
 package dev.zerolayer.router.api;
 
+import dev.zerolayer.router.wire.ClientApi;
+import dev.zerolayer.router.wire.ClientRequest;
+
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;

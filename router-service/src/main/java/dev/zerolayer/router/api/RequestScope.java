@@ -1,5 +1,8 @@
 package dev.zerolayer.router.api;
 
+import dev.zerolayer.router.wire.ClientApi;
+import dev.zerolayer.router.wire.ClientRequest;
+
 import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.contracts.event.EventChecks;
 import dev.zerolayer.contracts.router.DecisionStatus;

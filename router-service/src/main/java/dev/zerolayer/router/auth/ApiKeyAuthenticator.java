@@ -1,6 +1,6 @@
 package dev.zerolayer.router.auth;
 
-import dev.zerolayer.router.api.ApiException;
+import dev.zerolayer.router.wire.ApiException;
 import dev.zerolayer.router.state.SessionKeys;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

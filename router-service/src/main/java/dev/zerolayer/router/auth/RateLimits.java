@@ -1,7 +1,7 @@
 package dev.zerolayer.router.auth;
 
 import dev.zerolayer.contracts.fallback.PolicyOverride;
-import dev.zerolayer.router.api.ApiException;
+import dev.zerolayer.router.wire.ApiException;
 import dev.zerolayer.router.state.ActivePolicy;
 import io.github.resilience4j.ratelimiter.RateLimiter;
 import io.github.resilience4j.ratelimiter.RateLimiterConfig;

@@ -14,6 +14,7 @@ import dev.zerolayer.platform.topics.TopicGuard;
 import dev.zerolayer.platform.view.CompactedView;
 import dev.zerolayer.router.api.GatewayHandler;
 import dev.zerolayer.router.api.GatewayMetrics;
+import dev.zerolayer.router.answer.ResponseItems;
 import dev.zerolayer.router.auth.ApiKeyAuthenticator;
 import dev.zerolayer.router.auth.ApiKeysFile;
 import dev.zerolayer.router.auth.RateLimits;
@@ -204,12 +205,22 @@ public class RouterConfiguration {
         return new GatewayMetrics(meters);
     }
 
+    /** Responses output items kept for later {@code item_reference}s (in memory, bounded, expiring). */
+    @Bean
+    ResponseItems responseItems(RouterProperties properties, Clock clock, MeterRegistry meters) {
+        ResponseItems items = new ResponseItems(properties.responseItems(), properties.responseItemsTtl(), clock);
+        io.micrometer.core.instrument.Gauge.builder("zerolayer_router_response_items", items, ResponseItems::size)
+                .description("Responses output items held for item references").register(meters);
+        return items;
+    }
+
     @Bean
     GatewayHandler gatewayHandler(ApiKeyAuthenticator authenticator, RateLimits rateLimits, RequestRouter router,
             Dispatcher dispatcher, ActivePolicy policy, CompactedView<SessionEntry> sessions,
-            DecisionPublisher publisher, GatewayMetrics metrics, RouterProperties properties, RequestTracing tracing) {
+            DecisionPublisher publisher, GatewayMetrics metrics, RouterProperties properties, RequestTracing tracing,
+            ResponseItems responseItems) {
         return new GatewayHandler(authenticator, rateLimits, router, dispatcher, policy, sessions, publisher, metrics,
-                properties.maxRequestBody().toBytes(), tracing);
+                properties.maxRequestBody().toBytes(), tracing, responseItems);
     }
 
     @Bean

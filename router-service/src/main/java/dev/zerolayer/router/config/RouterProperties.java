@@ -24,11 +24,13 @@ import org.springframework.validation.annotation.Validated;
  * @param apiKeysFile          a file of client keys, one per line ({@code sha256:<64 hex>} or the key; {@code #}
  *                             comments), added to {@code zerolayer.api-keys} and re-read when it changes (empty: none)
  * @param apiKeysFilePoll      how often the keys file is checked for a change
+ * @param responseItems        Responses output items kept for later item references (the most recent ones)
+ * @param responseItemsTtl     how long a Responses output item is kept
  */
 @Validated
 @ConfigurationProperties("zerolayer.router")
 public record RouterProperties(
-        @DefaultValue("10MB") DataSize maxRequestBody,
+        @DefaultValue("32MB") DataSize maxRequestBody,
         @DefaultValue("32MB") DataSize maxUpstreamResponse,
         @DefaultValue("100000") @Min(1) int eventBufferSize,
         @DefaultValue("1000") @Positive int requestsPerSecond,
@@ -38,5 +40,7 @@ public record RouterProperties(
         @DefaultValue("1024") @Positive int prefixMaxBlocks,
         @DefaultValue("true") boolean cacheAware,
         @DefaultValue("") String apiKeysFile,
-        @DefaultValue("1s") Duration apiKeysFilePoll) {
+        @DefaultValue("1s") Duration apiKeysFilePoll,
+        @DefaultValue("10000") @Min(0) int responseItems,
+        @DefaultValue("1h") Duration responseItemsTtl) {
 }

@@ -4,7 +4,12 @@ import dev.zerolayer.contracts.complexity.ComplexityModel;
 import dev.zerolayer.contracts.fallback.PolicyDocument;
 import dev.zerolayer.contracts.telemetry.NodeRegistration;
 import dev.zerolayer.platform.view.CompactedView;
-import dev.zerolayer.router.api.ClientRequest;
+import dev.zerolayer.contracts.fallback.TierSpec;
+import dev.zerolayer.contracts.telemetry.UpstreamProtocol;
+import dev.zerolayer.router.translate.UpstreamBodies;
+import dev.zerolayer.router.translate.Untranslatable;
+import dev.zerolayer.router.wire.ApiException;
+import dev.zerolayer.router.wire.ClientRequest;
 import dev.zerolayer.router.state.ActivePolicy;
 import dev.zerolayer.router.state.Fleet;
 import dev.zerolayer.routing.complexity.ComplexityScorer;
@@ -20,9 +25,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Per request: encode tokens (the complexity model's encoding), score complexity (the latest published model, else the
- * built-in one), look up which nodes hold the prompt's leading KV blocks, then decide over the nodes speaking the client's API first; only when none of those can serve, over
- * the whole fleet (the dispatcher then translates).
+ * Per request: count the prompt's tokens (everything that costs input tokens, in the complexity model's encoding),
+ * refuse a prompt no tier holds, score complexity (the latest published model, else the built-in one), look up which
+ * nodes hold the prompt's leading KV blocks, then decide over every node that can serve the request as it is or
+ * translated without loss.
  */
 public class RequestRouter {
 
@@ -46,48 +52,70 @@ public class RequestRouter {
     }
 
     public Routed route(ClientRequest request, String pinnedTier, String stickyNode) {
-        return route(request, pinnedTier, stickyNode, null);
+        return route(request, new UpstreamBodies(request), pinnedTier, stickyNode, null);
     }
 
-    /** As {@link #route(ClientRequest, String, String)}, under the policy as the caller's API key sees it. */
-    public Routed route(ClientRequest request, String pinnedTier, String stickyNode, String keyId) {
+    /**
+     * The decision for a request under the policy as the caller's API key sees it: over the nodes that speak the
+     * client's API and those of the other API when the request translates without loss (so a node of the decided tier
+     * speaking the other API beats a same-API node of a lower tier); when only nodes the request cannot be translated
+     * for could serve, the decision says which field blocks it.
+     *
+     * @throws ApiException 400 when the prompt is longer than every tier's context window
+     */
+    public Routed route(ClientRequest request, UpstreamBodies bodies, String pinnedTier, String stickyNode,
+            String keyId) {
         long start = System.nanoTime();
         ComplexityScorer current = currentScorer();
         TokenCounter counter = TokenCounter.of(current.model().tokenizerEncoding());
-        TokenCounter.Encoded encoded = counter.encode(request.conversation());
+        TokenCounter.Encoded encoded = counter.encode(request.prompt());
         int tokens = encoded.tokenCount();
-        double complexity = clamp(current.scoreValue(request.conversation()));
         PolicyDocument document = policy.documentFor(keyId);
+        refuseOverlong(tokens, document);
+        double complexity = clamp(current.scoreValue(request.conversation()));
         PromptPrefixes.Lookup prefix = prefixes.lookup(encoded.ids());
         DecisionInput input = new DecisionInput(tokens, complexity, pinnedTier,
                 prefixes.cacheAware() ? stickyNode : null, prefix.chain().length);
         List<NodeCandidate> all = fleet.candidates(prefix.leadingBlocksHeld());
-        List<NodeCandidate> same = all.stream().filter(n -> speaksClientApi(n, request)).toList();
-        RouteDecision decision = engine.decide(input, same, document);
-        boolean cross = false;
-        if (!decision.servable() && same.size() < all.size()) {
+        List<NodeCandidate> servable = all.stream().filter(n -> bodies.problem(protocol(n)) == null).toList();
+        RouteDecision decision = engine.decide(input, servable, document);
+        Untranslatable blocked = null;
+        if (!decision.servable() && servable.size() < all.size()) {
             RouteDecision anyProtocol = engine.decide(input, all, document);
             if (anyProtocol.servable()) {
-                decision = anyProtocol;
-                cross = true;
+                blocked = bodies.problem(fleet.registration(anyProtocol.node()).map(NodeRegistration::protocol)
+                        .orElse(null));
             }
         }
+        boolean cross = decision.servable() && !request.api().nativeTo(fleet.registration(decision.node())
+                .map(NodeRegistration::protocol).orElse(null));
         return new Routed(decision, tokens, complexity, current.modelVersion(), policy.version(), cross,
-                System.nanoTime() - start, prefix.chain());
+                System.nanoTime() - start, prefix.chain(), blocked);
+    }
+
+    /** A prompt no tier holds: the API's 400, naming its token count and the largest window. */
+    private static void refuseOverlong(int tokens, PolicyDocument document) {
+        int largest = 0;
+        for (TierSpec tier : document.tiers()) {
+            largest = Math.max(largest, DecisionEngine.contextTokens(tier.name(), document));
+        }
+        if (!document.tiers().isEmpty() && tokens > largest) {
+            throw ApiException.invalid("prompt is too long: " + tokens + " tokens > " + largest + " maximum");
+        }
     }
 
     /** Token count alone, for {@code count_tokens}. */
     public int countTokens(ClientRequest request) {
         ComplexityScorer current = currentScorer();
-        return TokenCounter.of(current.model().tokenizerEncoding()).count(request.conversation());
+        return TokenCounter.of(current.model().tokenizerEncoding()).count(request.prompt());
     }
 
     public Optional<NodeRegistration> registration(String node) {
         return fleet.registration(node);
     }
 
-    private boolean speaksClientApi(NodeCandidate node, ClientRequest request) {
-        return fleet.registration(node.nodeId()).map(r -> r.protocol() == request.api().protocol()).orElse(false);
+    private UpstreamProtocol protocol(NodeCandidate node) {
+        return fleet.registration(node.nodeId()).map(NodeRegistration::protocol).orElse(null);
     }
 
     private ComplexityScorer currentScorer() {

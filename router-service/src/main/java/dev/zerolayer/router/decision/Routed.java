@@ -1,14 +1,16 @@
 package dev.zerolayer.router.decision;
 
+import dev.zerolayer.router.translate.Untranslatable;
 import dev.zerolayer.routing.decision.RouteDecision;
 
 /**
  * A request's decision with what it was made from: token count, complexity score and model version, policy version,
- * whether the chosen nodes speak another API than the client's (translation needed), the decision time, and the
- * prompt's leading block hashes (for approximate cache tracking downstream).
+ * whether the chosen node speaks another API than the client's (translation needed), the decision time, the prompt's
+ * leading block hashes (for approximate cache tracking downstream), and, when no node could serve it only because the
+ * request cannot be translated for the nodes that could, the field that blocks it (else null).
  */
 public record Routed(RouteDecision decision, int tokenCount, double complexity, String complexityModelVersion,
-        long policyVersion, boolean crossProtocol, long routeNanos, long[] prefixChain) {
+        long policyVersion, boolean crossProtocol, long routeNanos, long[] prefixChain, Untranslatable blocked) {
 
     /** The prompt's block hashes as the decision event carries them. */
     public java.util.List<Long> prefixBlockHashes() {

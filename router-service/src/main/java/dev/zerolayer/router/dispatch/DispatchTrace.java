@@ -5,8 +5,9 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * What dispatching one request did: nodes tried in order, the node that served (null until a first byte arrived), the
- * last failure reason, time to first byte and the variance of the intervals between upstream chunks (Welford).
+ * What dispatching one request did: nodes tried in order, the node that served (null until the client got a first
+ * element) and what its attempt served, the last failure reason, time to the client's first element and the variance
+ * of the intervals between the elements that followed (Welford).
  */
 public class DispatchTrace {
 
@@ -14,6 +15,7 @@ public class DispatchTrace {
     private final List<String> tried = new CopyOnWriteArrayList<>();
     private volatile String servedNode;
     private volatile NodeRegistration served;
+    private volatile Object servedAnswer;
     private volatile String lastFailure;
     private volatile long ttfbNanos = -1;
     private long lastChunkNanos;
@@ -29,13 +31,18 @@ public class DispatchTrace {
         lastFailure = reason;
     }
 
-    synchronized void chunk(String node, NodeRegistration registration) {
+    /** The client got its first element from this node's attempt, which served {@code answer}. */
+    synchronized void served(String node, NodeRegistration registration, Object answer) {
+        servedNode = node;
+        served = registration;
+        servedAnswer = answer;
+        ttfbNanos = System.nanoTime() - startNanos;
+    }
+
+    /** The client got an element (the first one included). */
+    synchronized void chunk() {
         long now = System.nanoTime();
-        if (servedNode == null) {
-            servedNode = node;
-            served = registration;
-            ttfbNanos = now - startNanos;
-        } else {
+        if (lastChunkNanos != 0) {
             double interval = (now - lastChunkNanos) / 1e6;
             intervals++;
             double delta = interval - mean;
@@ -55,6 +62,11 @@ public class DispatchTrace {
 
     public NodeRegistration served() {
         return served;
+    }
+
+    /** What the serving attempt served (its {@link Attempt#served()}), null before the client got anything. */
+    public Object servedAnswer() {
+        return servedAnswer;
     }
 
     public String lastFailure() {

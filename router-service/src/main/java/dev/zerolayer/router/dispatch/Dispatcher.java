@@ -2,10 +2,10 @@ package dev.zerolayer.router.dispatch;
 
 import dev.zerolayer.contracts.fallback.Resilience;
 import dev.zerolayer.contracts.telemetry.NodeRegistration;
-import dev.zerolayer.router.api.ApiException;
+import dev.zerolayer.router.wire.ApiException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -15,17 +15,14 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 
 /**
- * Bypass, not retry: tries the ranked nodes in order, each once, behind its breaker and bulkhead and with a
- * time-to-first-byte limit; a failure before the first byte moves to the next node while the deadline allows; after
- * the first byte the failure goes to the caller. An upstream silent for longer than the TTFB limit after its first byte
- * has stalled (a crashed host sends no FIN) and fails the attempt too. With no node left it fails with 529, past the
- * deadline with 504.
+ * Bypass, not retry: tries the ranked nodes in order, each once, behind its breaker and bulkhead and with a limit on
+ * the time to the node's first byte (its first token: nodes are always asked to stream); a failure before the client
+ * got anything moves to the next node while the first-token deadline allows; after it the attempt ends the client's
+ * answer with the API's error. A node silent for longer than the TTFB limit between chunks has stalled (a crashed host
+ * sends no FIN) and fails the attempt too, and no answer runs past the answer deadline. With no node left it fails
+ * with 529, past a deadline with 504.
  */
 public class Dispatcher {
-
-    /** How to call one node: the upstream body and path for its protocol, and headers to send. */
-    public record Call(String path, byte[] body, Map<String, String> headers) {
-    }
 
     private final UpstreamClient client;
     private final NodeGuards guards;
@@ -47,29 +44,32 @@ public class Dispatcher {
         return eventLoops.timers();
     }
 
+    /** The limits one request is dispatched under, each from the trace's start but the per-attempt TTFB limit. */
+    public record Limits(Resilience resilience, Duration ttfbLimit, Duration firstTokenDeadline,
+            Duration answerDeadline) {
+    }
+
     /**
-     * The serving node's response bytes as they arrive.
+     * What the client gets, from the first node that gives a first element.
      *
      * @param ranked     nodes in order (each tried at most once)
      * @param nodes      registration of a node id (empty: the node vanished, skipped)
-     * @param callFor    the call for a node's registration
-     * @param ttfbLimit  per-attempt time to first byte
-     * @param deadline   the request's deadline for a first byte, from the trace's start
+     * @param attemptFor the attempt for a node's registration
      */
-    public Flux<byte[]> dispatch(List<String> ranked, Function<String, java.util.Optional<NodeRegistration>> nodes,
-            Function<NodeRegistration, Call> callFor, boolean streaming, Resilience resilience, Duration ttfbLimit,
-            Duration deadline, DispatchTrace trace) {
-        long deadlineNanos = trace.startNanos() + deadline.toNanos();
+    public <T> Flux<T> dispatch(List<String> ranked, Function<String, Optional<NodeRegistration>> nodes,
+            Function<NodeRegistration, Attempt<T>> attemptFor, Limits limits, DispatchTrace trace) {
+        long firstTokenNanos = trace.startNanos() + limits.firstTokenDeadline().toNanos();
+        long answerNanos = trace.startNanos() + Math.max(limits.answerDeadline().toNanos(),
+                limits.firstTokenDeadline().toNanos());
         AtomicBoolean started = new AtomicBoolean();
-        return attempt(ranked, 0, nodes, callFor, streaming, resilience, ttfbLimit, deadlineNanos, trace, started);
+        return attempt(ranked, 0, nodes, attemptFor, limits, firstTokenNanos, answerNanos, trace, started);
     }
 
-    private Flux<byte[]> attempt(List<String> ranked, int index,
-            Function<String, java.util.Optional<NodeRegistration>> nodes, Function<NodeRegistration, Call> callFor,
-            boolean streaming, Resilience resilience, Duration ttfbLimit, long deadlineNanos, DispatchTrace trace,
-            AtomicBoolean started) {
+    private <T> Flux<T> attempt(List<String> ranked, int index, Function<String, Optional<NodeRegistration>> nodes,
+            Function<NodeRegistration, Attempt<T>> attemptFor, Limits limits, long firstTokenNanos, long answerNanos,
+            DispatchTrace trace, AtomicBoolean started) {
         return Flux.defer(() -> {
-            long remaining = deadlineNanos - System.nanoTime();
+            long remaining = firstTokenNanos - System.nanoTime();
             if (remaining <= 0) {
                 return Flux.error(ApiException.timeout("the request deadline passed before any node answered"));
             }
@@ -77,28 +77,27 @@ public class Dispatcher {
                 return Flux.error(ApiException.overloaded("no node could serve the request"));
             }
             String node = ranked.get(index);
-            java.util.Optional<NodeRegistration> registration = nodes.apply(node);
+            Optional<NodeRegistration> registration = nodes.apply(node);
             if (registration.isEmpty()) {
-                return attempt(ranked, index + 1, nodes, callFor, streaming, resilience, ttfbLimit, deadlineNanos,
-                        trace, started);
+                return attempt(ranked, index + 1, nodes, attemptFor, limits, firstTokenNanos, answerNanos, trace,
+                        started);
             }
             trace.attempting(node);
-            Duration limit = Duration.ofNanos(Math.min(ttfbLimit.toNanos(), remaining));
-            boolean deadlineBound = remaining < ttfbLimit.toNanos();
-            return one(node, registration.get(), callFor.apply(registration.get()), streaming, resilience, limit,
-                    ttfbLimit, deadlineBound, trace, started)
+            Duration ttfb = Duration.ofNanos(Math.min(limits.ttfbLimit().toNanos(), remaining));
+            boolean deadlineBound = remaining < limits.ttfbLimit().toNanos();
+            return one(node, registration.get(), attemptFor.apply(registration.get()), limits, ttfb, deadlineBound,
+                    answerNanos, trace, started)
                     .onErrorResume(e -> !started.get() && bypassable(e), e -> {
                         trace.failed(reasonOf(e));
-                        return attempt(ranked, index + 1, nodes, callFor, streaming, resilience, ttfbLimit,
-                                deadlineNanos, trace, started);
+                        return attempt(ranked, index + 1, nodes, attemptFor, limits, firstTokenNanos, answerNanos,
+                                trace, started);
                     });
         });
     }
 
-    private Flux<byte[]> one(String node, NodeRegistration registration, Call call, boolean streaming,
-            Resilience resilience, Duration ttfbLimit, Duration stallLimit, boolean deadlineBound, DispatchTrace trace,
-            AtomicBoolean started) {
-        NodeGuards.Guard guard = guards.guard(node, resilience);
+    private <T> Flux<T> one(String node, NodeRegistration registration, Attempt<T> attempt, Limits limits,
+            Duration ttfbLimit, boolean deadlineBound, long answerNanos, DispatchTrace trace, AtomicBoolean started) {
+        NodeGuards.Guard guard = guards.guard(node, limits.resilience());
         if (!guard.breaker().tryAcquirePermission()) {
             return Flux.error(UpstreamFailure.of("circuit_open"));
         }
@@ -109,27 +108,33 @@ public class Dispatcher {
         guard.inFlight().incrementAndGet();
         long start = System.nanoTime();
         AtomicBoolean recorded = new AtomicBoolean();
-        String url = UpstreamClient.url(registration.upstreamBaseUrl(), call.path());
         AtomicBoolean firstByte = new AtomicBoolean();
-        Flux<byte[]> raw = client.post(url, call.body(), streaming, call.headers())
-                // the first chunk within the TTFB limit, then no gap between chunks longer than the tier's TTFB limit
-                .timeout(Mono.delay(ttfbLimit, eventLoops.timers()), chunk -> Mono.delay(stallLimit,
-                        eventLoops.timers()))
-                .onErrorMap(TimeoutException.class, e -> firstByte.get() ? UpstreamFailure.of("upstream_stalled")
-                        : deadlineBound ? ApiException.timeout("the request deadline passed before any node answered")
-                        : UpstreamFailure.of("ttfb_timeout"))
+        AtomicBoolean clientGotSome = new AtomicBoolean();
+        String url = UpstreamClient.url(registration.upstreamBaseUrl(), attempt.call().path());
+        long stallNanos = limits.ttfbLimit().toNanos();
+        Flux<byte[]> raw = client.post(url, attempt.call().body(), attempt.call().headers())
+                // the first chunk within the TTFB limit, then no gap longer than the tier's TTFB limit, and nothing
+                // past the answer deadline
+                .timeout(Mono.delay(ttfbLimit, eventLoops.timers()), chunk -> Mono.delay(Duration.ofNanos(
+                        Math.max(1, Math.min(stallNanos, answerNanos - System.nanoTime()))), eventLoops.timers()))
+                .onErrorMap(TimeoutException.class, e -> !firstByte.get()
+                        ? (deadlineBound ? ApiException.timeout("the request deadline passed before any node answered")
+                                : UpstreamFailure.of("ttfb_timeout"))
+                        : System.nanoTime() >= answerNanos ? ApiException.timeout("the answer deadline passed")
+                        : UpstreamFailure.of("upstream_stalled"))
                 .doOnNext(bytes -> {
                     firstByte.set(true);
                     if (recorded.compareAndSet(false, true)) {
                         guard.breaker().onSuccess(System.nanoTime() - start, TimeUnit.NANOSECONDS);
                     }
                 });
-        // A non-streaming client gets the whole body or nothing: the attempt's one element is the complete body.
-        Flux<byte[]> shaped = streaming ? raw : raw.collectList().map(Dispatcher::concat).flux();
-        return shaped
-                .doOnNext(bytes -> {
-                    started.set(true);
-                    trace.chunk(node, registration);
+        return attempt.shape().apply(raw)
+                .doOnNext(element -> {
+                    if (clientGotSome.compareAndSet(false, true)) {
+                        started.set(true);
+                        trace.served(node, registration, attempt.served());
+                    }
+                    trace.chunk();
                 })
                 .doOnError(e -> {
                     if (recorded.compareAndSet(false, true)) {
@@ -138,10 +143,14 @@ public class Dispatcher {
                         } else {
                             guard.breaker().onError(System.nanoTime() - start, TimeUnit.NANOSECONDS, e);
                         }
-                    } else {
-                        // Failed after the first byte: the node broke a stream it had started.
+                    } else if (!(e instanceof ApiException)) {
+                        // failed after its first byte: the node broke an answer it had started
                         guard.breaker().onError(System.nanoTime() - start, TimeUnit.NANOSECONDS, e);
                     }
+                })
+                .onErrorResume(e -> clientGotSome.get(), e -> {
+                    trace.failed(reasonOf(e));
+                    return attempt.afterStart().apply(e);
                 })
                 .doFinally(signal -> {
                     if (recorded.compareAndSet(false, true)) {
@@ -175,6 +184,7 @@ public class Dispatcher {
     }
 
     static String reasonOf(Throwable e) {
-        return e instanceof UpstreamFailure failure ? failure.reason() : e.getClass().getSimpleName();
+        return e instanceof UpstreamFailure failure ? failure.reason()
+                : e instanceof ApiException api ? "deadline_" + api.status() : e.getClass().getSimpleName();
     }
 }

@@ -5,6 +5,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import java.net.ConnectException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -13,8 +14,8 @@ import reactor.netty.resources.ConnectionProvider;
 import reactor.netty.resources.LoopResources;
 
 /**
- * POSTs a JSON body to a node and streams back the response bytes as they arrive: never follows redirects, sends only
- * the headers it is given (client credentials are never among them), fails a non-2xx response (a redirect too) with its
+ * POSTs a JSON body to a node (asking for a stream) and streams back the response bytes as they arrive: never follows redirects, sends only
+ * the headers it is given (the gateway forwards no client credentials), fails a non-2xx response (a redirect too) with its
  * status and body, and fails a response (success or error) larger than the limit, by its declared length or as the
  * bytes arrive.
  */
@@ -100,11 +101,14 @@ public class UpstreamClient {
         });
     }
 
-    public Flux<byte[]> post(String url, byte[] body, boolean streaming, Map<String, String> headers) {
+    /** POSTs a JSON body asking for an event stream; {@code headers} are added as given (a name may repeat). */
+    public Flux<byte[]> post(String url, byte[] body, List<Map.Entry<String, String>> headers) {
         return http().headers(h -> {
                     h.set(HttpHeaderNames.CONTENT_TYPE, "application/json");
-                    h.set(HttpHeaderNames.ACCEPT, streaming ? "text/event-stream" : "application/json");
-                    headers.forEach(h::set);
+                    h.set(HttpHeaderNames.ACCEPT, "text/event-stream");
+                    for (Map.Entry<String, String> header : headers) {
+                        h.add(header.getKey(), header.getValue());
+                    }
                 })
                 .post()
                 .uri(url)

@@ -1,8 +1,8 @@
 package dev.zerolayer.router.web;
 
 import dev.zerolayer.contracts.http.ZeroLayerHeaders;
-import dev.zerolayer.router.api.ApiException;
-import dev.zerolayer.router.api.ClientApi;
+import dev.zerolayer.router.wire.ApiException;
+import dev.zerolayer.router.wire.ClientApi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.annotation.Order;
@@ -18,7 +18,7 @@ import reactor.core.publisher.Mono;
 
 /**
  * Errors that escape the handlers (unknown path 404, wrong method 405, framework rejections, anything unexpected)
- * answered in the API's own error shape (OpenAI for {@code /v1/chat/…}, else Anthropic), never with a stack trace.
+ * answered in the API's own error shape (OpenAI's on the OpenAI paths, else Anthropic's), never with a stack trace.
  */
 @Component
 @Order(-2)
@@ -33,7 +33,10 @@ public class ApiErrorHandler implements WebExceptionHandler {
             return Mono.error(error);
         }
         String path = exchange.getRequest().getPath().value();
-        ClientApi api = path.startsWith("/v1/chat/") ? ClientApi.OPENAI : ClientApi.ANTHROPIC;
+        ClientApi api = ClientApi.forPath(path);
+        if (path.startsWith("/v1/models") && !ModelsController.anthropicClient(exchange.getRequest().getHeaders())) {
+            api = ClientApi.OPENAI;
+        }
         int status;
         String type;
         String message;

@@ -17,6 +17,8 @@ public class GatewayRoutes {
                 .POST("/v1/messages/count_tokens", handler::countTokens)
                 .POST("/v1/messages", handler::messages)
                 .POST("/v1/chat/completions", handler::chatCompletions)
+                .POST("/v1/responses", handler::responses)
+                .POST("/v1/completions", handler::completions)
                 .POST("/v1/route/explain", handler::explain)
                 .build();
     }

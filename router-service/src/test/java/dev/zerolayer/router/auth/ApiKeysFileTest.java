@@ -7,7 +7,7 @@ import static org.awaitility.Awaitility.await;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import dev.zerolayer.router.api.ApiException;
+import dev.zerolayer.router.wire.ApiException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;

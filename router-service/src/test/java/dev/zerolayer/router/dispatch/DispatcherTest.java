@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.zerolayer.contracts.fallback.Resilience;
 import dev.zerolayer.contracts.telemetry.NodeRegistration;
 import dev.zerolayer.contracts.telemetry.UpstreamProtocol;
-import dev.zerolayer.router.api.ApiException;
+import dev.zerolayer.router.wire.ApiException;
 import dev.zerolayer.router.testing.FakeNode;
 import dev.zerolayer.router.testing.FakeNode.Mode;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -62,10 +62,21 @@ class DispatcherTest {
 
     private Flux<byte[]> flux(List<String> ranked, boolean streaming, Duration ttfb, Duration deadline,
             DispatchTrace trace) {
-        String body = streaming ? "{\"model\":\"m\",\"stream\":true}" : "{\"model\":\"m\"}";
-        return dispatcher.dispatch(ranked, id -> Optional.ofNullable(nodes.get(id)),
-                registration -> new Dispatcher.Call("/v1/messages", body.getBytes(StandardCharsets.UTF_8), Map.of()),
-                streaming, Resilience.defaults(), ttfb, deadline, trace);
+        return flux(dispatcher, ranked, streaming, streaming, ttfb, deadline, trace);
+    }
+
+    /**
+     * Dispatch of a body asking for a stream or not, the node's bytes passed on as they come (streaming) or joined
+     * into one whole answer.
+     */
+    private Flux<byte[]> flux(Dispatcher with, List<String> ranked, boolean streamBody, boolean streaming,
+            Duration ttfb, Duration deadline, DispatchTrace trace) {
+        String body = streamBody ? "{\"model\":\"m\",\"stream\":true}" : "{\"model\":\"m\"}";
+        return with.dispatch(ranked, id -> Optional.ofNullable(nodes.get(id)),
+                registration -> new Attempt<byte[]>(new Attempt.Call("/v1/messages",
+                        body.getBytes(StandardCharsets.UTF_8), List.of()), upstream -> streaming ? upstream
+                        : upstream.collectList().map(Dispatcher::concat).flux(), Flux::error, "answer"),
+                new Dispatcher.Limits(Resilience.defaults(), ttfb, deadline, deadline.plusSeconds(60)), trace);
     }
 
     private FakeNode server(String id, Mode mode) throws Exception {
@@ -169,11 +180,8 @@ class DispatcherTest {
         server("big", Mode.OVERSIZE).oversize(limit * 4, false);
         // the same limit guards a streamed answer: the stream fails once past it, after its first bytes
         List<byte[]> chunks = new java.util.ArrayList<>();
-        StepVerifier.create(roomy.dispatch(List.of("big"), id -> Optional.ofNullable(nodes.get(id)),
-                        registration -> new Dispatcher.Call("/v1/messages",
-                                "{\"model\":\"m\",\"stream\":true}".getBytes(StandardCharsets.UTF_8), Map.of()),
-                        true, Resilience.defaults(), Duration.ofSeconds(10), Duration.ofSeconds(20), new DispatchTrace())
-                        .doOnNext(chunks::add))
+        StepVerifier.create(flux(roomy, List.of("big"), true, true, Duration.ofSeconds(10), Duration.ofSeconds(20),
+                        new DispatchTrace()).doOnNext(chunks::add))
                 .thenConsumeWhile(bytes -> true)
                 .expectErrorSatisfies(e -> assertThat(e).isInstanceOfSatisfying(UpstreamFailure.class,
                         f -> assertThat(f.reason()).isEqualTo(UpstreamClient.TOO_LARGE)))
@@ -227,12 +235,9 @@ class DispatcherTest {
         server("stalls", Mode.SLOW_STREAM).slowStream(Duration.ofMillis(2_000), 5);
         String good = node("good", Mode.OK);
         DispatchTrace trace = new DispatchTrace();
-        // asked for a stream but dispatched as a whole answer: its body comes in pieces 2 s apart, past the 400 ms limit
-        byte[] body = dispatcher.dispatch(List.of("stalls", good), id -> Optional.ofNullable(nodes.get(id)),
-                        registration -> new Dispatcher.Call("/v1/messages",
-                                "{\"model\":\"m\",\"stream\":true}".getBytes(StandardCharsets.UTF_8), Map.of()),
-                        false, Resilience.defaults(), Duration.ofMillis(400), Duration.ofSeconds(10), trace)
-                .next().block(Duration.ofSeconds(20));
+        // dispatched as a whole answer: its body comes in pieces 2 s apart, past the 400 ms limit
+        byte[] body = flux(dispatcher, List.of("stalls", good), true, false, Duration.ofMillis(400),
+                Duration.ofSeconds(10), trace).next().block(Duration.ofSeconds(20));
         assertThat(new String(body, StandardCharsets.UTF_8)).contains("hello from good");
         assertThat(trace.tried()).containsExactly("stalls", "good");
         assertThat(trace.lastFailure()).isEqualTo("upstream_stalled");

@@ -51,14 +51,14 @@ class UpstreamClientTest {
         byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
 
         // Given a burst of 16 concurrent calls, which opens a connection each
-        Flux.range(0, 16).flatMap(i -> client.post(url, body, false, Map.of()).then(), 16)
+        Flux.range(0, 16).flatMap(i -> client.post(url, body, List.of()).then(), 16)
                 .blockLast(Duration.ofSeconds(20));
         assertThat(burstPorts).hasSizeGreaterThanOrEqualTo(8);
 
         // When 40 calls follow one after another
         burst.set(false);
         for (int i = 0; i < 40; i++) {
-            client.post(url, body, false, Map.of()).blockLast(Duration.ofSeconds(10));
+            client.post(url, body, List.of()).blockLast(Duration.ofSeconds(10));
         }
 
         // Then they went over a few connections (a connection is back in the pool only some time after its response
@@ -89,7 +89,7 @@ class UpstreamClientTest {
                     String answeredOn = Mono.defer(() -> {
                                 caller[0] = Thread.currentThread().getName();
                                 // the whole answer read (a cancelled one would close its connection, not pool it)
-                                return client.post(url, body, false, Map.of())
+                                return client.post(url, body, List.of())
                                         .map(bytes -> Thread.currentThread().getName()).last();
                             })
                             .subscribeOn(Schedulers.fromExecutor(loop))

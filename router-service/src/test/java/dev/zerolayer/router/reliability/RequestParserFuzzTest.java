@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.contracts.testing.SeededFuzz;
-import dev.zerolayer.router.api.ApiException;
-import dev.zerolayer.router.api.ClientApi;
-import dev.zerolayer.router.api.ClientRequest;
-import dev.zerolayer.router.api.RequestParser;
+import dev.zerolayer.router.wire.ApiException;
+import dev.zerolayer.router.wire.ClientApi;
+import dev.zerolayer.router.wire.ClientRequest;
+import dev.zerolayer.router.wire.RequestParser;
 import java.time.Duration;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;

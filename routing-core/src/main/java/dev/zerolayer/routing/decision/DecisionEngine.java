@@ -2,6 +2,7 @@ package dev.zerolayer.routing.decision;
 
 import dev.zerolayer.contracts.fallback.PolicyDocument;
 import dev.zerolayer.contracts.fallback.Thresholds;
+import dev.zerolayer.contracts.fallback.TierLimits;
 import dev.zerolayer.contracts.fallback.TierRule;
 import dev.zerolayer.contracts.fallback.TierSpec;
 import dev.zerolayer.contracts.telemetry.NodeState;
@@ -26,6 +27,8 @@ public final class DecisionEngine {
     public static final String TARGET_CLUSTER_UNAVAILABLE = "target_cluster_unavailable";
     public static final String PEAK_LOAD_SHAPING = "peak_load_shaping";
     public static final String LOAD_SPIKE_REDIRECT = "load_spike_redirect";
+    /** Fallback reason when the prompt does not fit the target tier's context window. */
+    public static final String CONTEXT_WINDOW_EXCEEDED = "context_window_exceeded";
     /** Rule fired when every cluster of the chain is below the health mark and one of them serves anyway. */
     public static final String LAST_RESORT = "last_resort_unhealthy_cluster";
     /** Prefix of the rule naming the tier-table row's tier, e.g. {@code tier_table:sonnet}. */
@@ -76,7 +79,11 @@ public final class DecisionEngine {
         String chosenCluster = null;
         List<String> ranked = new ArrayList<>();
         String targetTier = tier;
-        for (String candidateTier : chainOf(targetTier, policy)) {
+        List<String> tiers = fitting(targetTier, input.tokenCount(), policy, rules);
+        if (!fits(targetTier, input.tokenCount(), policy)) {
+            fallbacks.add(0, CONTEXT_WINDOW_EXCEEDED);
+        }
+        for (String candidateTier : tiers) {
             for (String cluster : clusterOrder(candidateTier, policy, fleet, rules)) {
                 List<ScoredCandidate> scored = scoredByCluster.computeIfAbsent(cluster,
                         c -> score(c, candidateTier, input, fleet));
@@ -182,6 +189,41 @@ public final class DecisionEngine {
     private static String below(String tier, List<String> tierOrder) {
         int index = tierOrder.indexOf(tier);
         return index > 0 ? tierOrder.get(index - 1) : null;
+    }
+
+    /**
+     * The tiers to try: the target's chain without the tiers whose context window the prompt exceeds (each named in a
+     * {@code context_window:} rule); when none of the chain holds it, every tier of the policy that does, in order.
+     */
+    private static List<String> fitting(String tier, int tokens, PolicyDocument policy, List<String> rules) {
+        List<String> chain = chainOf(tier, policy);
+        List<String> fitting = new ArrayList<>(chain.size());
+        for (String candidate : chain) {
+            if (fits(candidate, tokens, policy)) {
+                fitting.add(candidate);
+            } else {
+                rules.add("context_window:" + candidate);
+            }
+        }
+        if (fitting.isEmpty()) {
+            for (TierSpec spec : policy.tiers()) {
+                if (fits(spec.name(), tokens, policy)) {
+                    fitting.add(spec.name());
+                }
+            }
+        }
+        return fitting;
+    }
+
+    /** Whether a prompt of {@code tokens} fits the tier's context window. */
+    public static boolean fits(String tier, int tokens, PolicyDocument policy) {
+        return tokens <= contextTokens(tier, policy);
+    }
+
+    /** The tier's context window (the policy's, else the default). */
+    public static int contextTokens(String tier, PolicyDocument policy) {
+        TierLimits limits = policy.limits().get(tier);
+        return limits == null ? TierLimits.DEFAULT_CONTEXT_TOKENS : limits.contextTokens();
     }
 
     /** The tier itself, then its fallback chain, each tier once. */

@@ -6,6 +6,7 @@ import com.knuddels.jtokkit.api.EncodingRegistry;
 import com.knuddels.jtokkit.api.EncodingType;
 import dev.zerolayer.routing.complexity.Conversation;
 import dev.zerolayer.routing.complexity.Turn;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -79,13 +80,22 @@ public final class TokenCounter {
      */
     public Encoded encode(Conversation conversation) {
         Objects.requireNonNull(conversation, "conversation");
-        int messages = conversation.turns().size();
-        int[][] parts = new int[messages + 1][];
-        parts[0] = ids(conversation.system());
-        int total = parts[0].length;
-        for (int i = 0; i < messages; i++) {
-            parts[i + 1] = ids(conversation.turns().get(i).text());
-            total += parts[i + 1].length;
+        return encode(parts(conversation));
+    }
+
+    /**
+     * A prompt's token ids for prefix hashing (its texts' ids concatenated in order) and its token count: those
+     * tokens, the extra texts' tokens, the tokens counted already, {@value #TOKENS_PER_MESSAGE} per message and
+     * {@value #TOKENS_PER_REPLY} for the reply.
+     */
+    public Encoded encode(PromptParts prompt) {
+        Objects.requireNonNull(prompt, "prompt");
+        List<String> texts = prompt.texts();
+        int[][] parts = new int[texts.size()][];
+        int total = 0;
+        for (int i = 0; i < parts.length; i++) {
+            parts[i] = ids(texts.get(i));
+            total += parts[i].length;
         }
         int[] ids = new int[total];
         int at = 0;
@@ -93,8 +103,37 @@ public final class TokenCounter {
             System.arraycopy(part, 0, ids, at, part.length);
             at += part.length;
         }
-        int overhead = TOKENS_PER_REPLY + TOKENS_PER_MESSAGE * (messages + (conversation.system().isEmpty() ? 0 : 1));
-        return new Encoded(ids, total + overhead);
+        long count = (long) total + extraTokens(prompt) + TOKENS_PER_REPLY + (long) TOKENS_PER_MESSAGE * prompt.messages();
+        return new Encoded(ids, (int) Math.min(Integer.MAX_VALUE, count));
+    }
+
+    /** A prompt's token count as {@link #encode(PromptParts)} gives it, without keeping the ids. */
+    public int count(PromptParts prompt) {
+        Objects.requireNonNull(prompt, "prompt");
+        long count = extraTokens(prompt) + TOKENS_PER_REPLY + (long) TOKENS_PER_MESSAGE * prompt.messages();
+        for (String text : prompt.texts()) {
+            count += count(text);
+        }
+        return (int) Math.min(Integer.MAX_VALUE, count);
+    }
+
+    private long extraTokens(PromptParts prompt) {
+        long extra = prompt.countedTokens();
+        for (String text : prompt.extraTexts()) {
+            extra += count(text);
+        }
+        return extra;
+    }
+
+    /** A conversation as prompt parts: the system text (a message when not empty), then each turn's text. */
+    static PromptParts parts(Conversation conversation) {
+        List<String> texts = new java.util.ArrayList<>(conversation.turns().size() + 1);
+        texts.add(conversation.system());
+        for (Turn turn : conversation.turns()) {
+            texts.add(turn.text());
+        }
+        int messages = conversation.turns().size() + (conversation.system().isEmpty() ? 0 : 1);
+        return new PromptParts(texts, messages, List.of(), 0);
     }
 
     private int[] ids(String text) {

@@ -1,4 +1,4 @@
-package dev.zerolayer.router.api;
+package dev.zerolayer.router.wire;
 
 /** A request that ends in an API error: HTTP status, the API's error type and a message naming no prompt text. */
 public class ApiException extends RuntimeException {

@@ -1,4 +1,4 @@
-package dev.zerolayer.router.api;
+package dev.zerolayer.router.wire;
 
 import dev.zerolayer.router.dispatch.Dispatcher;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.zerolayer.router.api;
+package dev.zerolayer.router.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.zerolayer.router.api;
+package dev.zerolayer.router.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -38,7 +38,7 @@ class RequestParserTest {
             "{\"model\":\"m\",\"max_tokens\":5}|messages: Field required",
             "{\"model\":\"m\",\"max_tokens\":5,\"messages\":[]}|at least one message",
             "{\"model\":\"m\",\"max_tokens\":5,\"messages\":\"hi\"}|valid list",
-            "{\"model\":\"m\",\"max_tokens\":5,\"messages\":[{\"role\":\"system\",\"content\":\"x\"}]}|messages.0.role",
+            "{\"model\":\"m\",\"max_tokens\":5,\"messages\":[{\"role\":\"tool\",\"content\":\"x\"}]}|messages.0.role",
             "{\"model\":\"m\",\"max_tokens\":5,\"messages\":[{\"role\":\"user\",\"content\":7}]}|messages.0.content",
             "{\"model\":7,\"max_tokens\":5,\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}|model: Input should be a non-empty string",
             "{\"model\":\"m\",\"max_tokens\":5,\"stream\":\"yes\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}|stream: Input should be a valid boolean"})

@@ -1,0 +1,169 @@
+package dev.zerolayer.simulator.node;
+
+import dev.zerolayer.simulator.latency.OutputLength;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Decides what a simulated model answers, deterministically from the request's seed: thinking first when asked (its
+ * signature derived from the seed), then a tool call when one is required ({@code tool_choice} any / a named tool) or
+ * when the latest user text asks for a tool by name ("use the X tool", "call X") and does not already answer a tool
+ * call, with an input that validates against the tool's schema (backquoted words of the prompt fill its strings);
+ * otherwise text of a drawn length, cut at the first stop sequence. Several choices each get their own draw.
+ */
+final class CompletionPlanner {
+
+    /** Tokens of thinking at most (within the request's limit). */
+    private static final int MAX_THINKING = 48;
+    private static final Pattern QUOTED = Pattern.compile("`([^`\\n]{1,512})`");
+    private static final int JSON_PIECE = 6;
+
+    private final TextGenerator generator = new TextGenerator();
+    private final OutputLength lengths;
+
+    CompletionPlanner(OutputLength lengths) {
+        this.lengths = lengths;
+    }
+
+    /** @param toolIdPrefix how this API's tool call ids begin ({@code toolu_}, {@code call_}) */
+    List<Completion.Choice> plan(ChatRequest chat, SplittableRandom random, String toolIdPrefix) {
+        List<Completion.Choice> choices = new ArrayList<>(chat.choices());
+        for (int i = 0; i < chat.choices(); i++) {
+            SplittableRandom draw = i == 0 ? random : random.split();
+            choices.add(choice(chat, draw, toolIdPrefix));
+        }
+        return choices;
+    }
+
+    private Completion.Choice choice(ChatRequest chat, SplittableRandom random, String toolIdPrefix) {
+        int budget = chat.maxTokens();
+        String[] thinking = new String[0];
+        String signature = null;
+        if (chat.thinking().enabled() && budget > 1) {
+            thinking = generator.pieces(random, Math.min(budget - 1, 8 + random.nextInt(MAX_THINKING - 7)));
+            signature = signature(random);
+            budget -= thinking.length;
+        }
+        ChatRequest.Tool tool = toolToCall(chat);
+        if (tool != null) {
+            String input = new SchemaValues(tool.schema(), random, quoted(chat.latestUserText())).value().toString();
+            String id = toolIdPrefix + base36(random, 24);
+            Completion.ToolCall call = new Completion.ToolCall(id, tool.name(), input, pieces(input));
+            return new Completion.Choice(thinking, signature, !chat.thinking().omitted(), new String[0], call,
+                    Completion.Stop.TOOL_USE, null);
+        }
+        OutputLength.Draw draw = lengths.draw(random, budget);
+        String[] pieces = generator.pieces(random, draw.tokens());
+        Completion.Stop stop = draw.capped() ? Completion.Stop.MAX_TOKENS : Completion.Stop.END;
+        String matched = null;
+        if (!chat.stopSequences().isEmpty()) {
+            String text = TextGenerator.text(pieces);
+            int at = -1;
+            for (String sequence : chat.stopSequences()) {
+                int found = text.indexOf(sequence);
+                if (found >= 0 && (at < 0 || found < at)) {
+                    at = found;
+                    matched = sequence;
+                }
+            }
+            if (at >= 0) {
+                pieces = cut(pieces, at);
+                stop = Completion.Stop.STOP_SEQUENCE;
+            }
+        }
+        return new Completion.Choice(thinking, signature, !chat.thinking().omitted(), pieces, null, stop, matched);
+    }
+
+    /** The tool to call, or null: forced by the choice, else asked for by name in the latest user text. */
+    static ChatRequest.Tool toolToCall(ChatRequest chat) {
+        if (chat.tools().isEmpty() || chat.toolChoice().mode() == ChatRequest.ToolChoice.Mode.NONE) {
+            return null;
+        }
+        switch (chat.toolChoice().mode()) {
+            case TOOL -> {
+                return chat.tools().stream().filter(t -> t.name().equals(chat.toolChoice().name())).findFirst()
+                        .orElse(chat.tools().get(0));
+            }
+            case ANY -> {
+                ChatRequest.Tool named = named(chat);
+                return named != null ? named : chat.tools().get(0);
+            }
+            default -> {
+                return chat.afterToolResult() ? null : named(chat);
+            }
+        }
+    }
+
+    /** The first tool the latest user text asks for: "use the X tool", "use X", "call X", "run X", "invoke X". */
+    static ChatRequest.Tool named(ChatRequest chat) {
+        ChatRequest.Tool first = null;
+        int firstAt = Integer.MAX_VALUE;
+        for (ChatRequest.Tool tool : chat.tools()) {
+            Matcher matcher = Pattern.compile("(?i:\\b(?:use|using|call|run|invoke))\\s+(?i:the\\s+)?`?"
+                    + Pattern.quote(tool.name()) + "`?(?![\\w-])").matcher(chat.latestUserText());
+            if (matcher.find() && matcher.start() < firstAt) {
+                first = tool;
+                firstAt = matcher.start();
+            }
+        }
+        return first;
+    }
+
+    private static List<String> quoted(String text) {
+        List<String> values = new ArrayList<>();
+        Matcher matcher = QUOTED.matcher(text);
+        while (matcher.find()) {
+            values.add(matcher.group(1));
+        }
+        return values;
+    }
+
+    /** The pieces up to the character {@code at} of their joined text (the piece holding it cut there). */
+    private static String[] cut(String[] pieces, int at) {
+        List<String> kept = new ArrayList<>();
+        int length = 0;
+        for (String piece : pieces) {
+            if (length + piece.length() <= at) {
+                kept.add(piece);
+                length += piece.length();
+            } else {
+                if (at > length) {
+                    kept.add(piece.substring(0, at - length));
+                }
+                break;
+            }
+        }
+        return kept.toArray(String[]::new);
+    }
+
+    /** JSON cut into short pieces, each one streamed token. */
+    private static String[] pieces(String json) {
+        List<String> out = new ArrayList<>(json.length() / JSON_PIECE + 1);
+        for (int i = 0; i < json.length(); i += JSON_PIECE) {
+            int end = Math.min(json.length(), i + JSON_PIECE);
+            if (end < json.length() && Character.isHighSurrogate(json.charAt(end - 1))) {
+                end++;
+            }
+            out.add(json.substring(i, end));
+            i = end - JSON_PIECE;
+        }
+        return out.toArray(String[]::new);
+    }
+
+    private static String signature(SplittableRandom random) {
+        byte[] bytes = new byte[48];
+        random.nextBytes(bytes);
+        return java.util.Base64.getEncoder().encodeToString(bytes);
+    }
+
+    private static String base36(SplittableRandom random, int length) {
+        char[] out = new char[length];
+        for (int i = 0; i < length; i++) {
+            out[i] = Character.forDigit(random.nextInt(36), 36);
+        }
+        return new String(out);
+    }
+}

@@ -1,0 +1,140 @@
+package dev.zerolayer.router.answer;
+
+import dev.zerolayer.contracts.codec.EventCodec;
+import dev.zerolayer.router.dispatch.UpstreamFailure;
+import dev.zerolayer.router.wire.SseEvent;
+import dev.zerolayer.router.wire.SseFramer;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.function.Supplier;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * An OpenAI node's stream (chat or legacy completions) to a client of the same API: every chunk goes on with its
+ * {@code model} the one asked for (and the {@code debug} object on the first when asked); the usage the gateway asked
+ * the node for is read and, when the client did not ask for it, its chunk and the null {@code usage} fields are left
+ * out. A stream that ends without {@code [DONE]} gets an error chunk and {@code [DONE]}.
+ */
+final class ChatPassThrough implements StreamAnswer {
+
+    private final SseFramer framer = new SseFramer();
+    private final String model;
+    private final Supplier<ObjectNode> debug;
+    private final boolean clientWantsUsage;
+    private boolean first = true;
+    private boolean terminal;
+    private boolean failed;
+    /** Whether the client got any bytes of this answer (before that, a node's error is a failed attempt). */
+    private boolean emitted;
+    private int inputTokens;
+    private int outputTokens;
+
+    ChatPassThrough(String model, Supplier<ObjectNode> debug, boolean clientWantsUsage) {
+        this.model = model;
+        this.debug = debug;
+        this.clientWantsUsage = clientWantsUsage;
+    }
+
+    @Override
+    public byte[] onChunk(byte[] chunk) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(chunk.length + 64);
+        for (byte[] event : framer.add(chunk)) {
+            byte[] bytes = event(event);
+            emitted |= bytes.length > 0;
+            out.writeBytes(bytes);
+        }
+        return out.toByteArray();
+    }
+
+    @Override
+    public byte[] onEnd() {
+        byte[] rest = framer.rest();
+        byte[] last = rest == null ? new byte[0] : event(rest);
+        emitted |= last.length > 0;
+        if (terminal) {
+            return last;
+        }
+        if (!emitted) {
+            throw UpstreamFailure.of("upstream_empty_response");
+        }
+        return AnthropicPassThrough.concat(last, onFailure("the upstream node failed mid-stream"));
+    }
+
+    @Override
+    public byte[] onFailure(String message) {
+        failed = true;
+        if (terminal) {
+            return new byte[0];
+        }
+        terminal = true;
+        return errorChunk(message);
+    }
+
+    /** An OpenAI-style error chunk, then {@code [DONE]}. */
+    static byte[] errorChunk(String message) {
+        ObjectNode error = EventCodec.mapper().createObjectNode();
+        error.putObject("error").put("message", message).put("type", "server_error").putNull("param").putNull("code");
+        return AnthropicPassThrough.concat(new SseEvent(null, EventCodec.mapper().writeValueAsString(error)).bytes(),
+                new SseEvent(null, "[DONE]").bytes());
+    }
+
+    @Override
+    public boolean failed() {
+        return failed;
+    }
+
+    @Override
+    public int inputTokens() {
+        return inputTokens;
+    }
+
+    @Override
+    public int outputTokens() {
+        return outputTokens;
+    }
+
+    private byte[] event(byte[] raw) {
+        SseEvent event = SseEvent.parse(new String(raw, StandardCharsets.UTF_8));
+        if (event.data() == null) {
+            return new byte[0];
+        }
+        if (event.data().trim().equals("[DONE]")) {
+            terminal = true;
+            return raw;
+        }
+        ObjectNode data;
+        try {
+            data = EventCodec.mapper().readTree(event.data()) instanceof ObjectNode object ? object : null;
+        } catch (JacksonException e) {
+            data = null;
+        }
+        if (data == null) {
+            return raw;
+        }
+        if (data.has("error")) {
+            if (!emitted) {
+                throw UpstreamFailure.of("upstream_error_event");
+            }
+            terminal = true;
+            failed = true;
+            return raw;
+        }
+        if (data.hasNonNull("usage")) {
+            inputTokens = data.get("usage").path("prompt_tokens").asInt(inputTokens);
+            outputTokens = data.get("usage").path("completion_tokens").asInt(outputTokens);
+        }
+        if (!clientWantsUsage) {
+            if (ChatChunkWriter.usageOnly(data)) {
+                return new byte[0];
+            }
+            data.remove("usage");
+        }
+        data.put("model", model);
+        if (first && debug != null) {
+            data.set("debug", debug.get());
+        }
+        first = false;
+        return new SseEvent(event.event(), EventCodec.mapper().writeValueAsString(data)).bytes();
+    }
+}

@@ -1,0 +1,74 @@
+package dev.zerolayer.router.answer;
+
+import dev.zerolayer.contracts.codec.EventCodec;
+import dev.zerolayer.router.wire.SseEvent;
+import dev.zerolayer.router.wire.SseFramer;
+import java.nio.charset.StandardCharsets;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A whole OpenAI answer (chat or legacy completion) assembled from an OpenAI node's chunks for a client of the same
+ * API: every choice, tool call and log probability as the node streamed them, the usage chunk as the usage.
+ */
+final class ChatWhole implements WholeAnswer {
+
+    private final SseFramer framer = new SseFramer();
+    private final ChatAssembler assembler;
+    private final String model;
+    private boolean broken;
+
+    ChatWhole(boolean legacy, String model) {
+        this.assembler = new ChatAssembler(legacy);
+        this.model = model;
+    }
+
+    @Override
+    public void onChunk(byte[] chunk) {
+        for (byte[] raw : framer.add(chunk)) {
+            read(raw);
+        }
+    }
+
+    private void read(byte[] raw) {
+        SseEvent event = SseEvent.parse(new String(raw, StandardCharsets.UTF_8));
+        if (event.data() == null) {
+            return;
+        }
+        if (event.data().trim().equals("[DONE]")) {
+            assembler.done();
+            return;
+        }
+        try {
+            if (EventCodec.mapper().readTree(event.data()) instanceof ObjectNode chunk) {
+                assembler.accept(chunk);
+            }
+        } catch (JacksonException e) {
+            broken = true;
+        }
+    }
+
+    @Override
+    public ObjectNode onEnd() {
+        byte[] rest = framer.rest();
+        if (rest != null) {
+            read(rest);
+        }
+        return assembler.complete() && !broken ? assembler.completion(model) : null;
+    }
+
+    @Override
+    public ObjectNode nodeError() {
+        return assembler.error();
+    }
+
+    @Override
+    public int inputTokens() {
+        return assembler.inputTokens();
+    }
+
+    @Override
+    public int outputTokens() {
+        return assembler.outputTokens();
+    }
+}

@@ -1,0 +1,88 @@
+package dev.zerolayer.router.wire;
+
+import dev.zerolayer.contracts.http.ZeroLayerHeaders;
+import dev.zerolayer.contracts.telemetry.UpstreamProtocol;
+import java.util.AbstractMap;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.springframework.http.HttpHeaders;
+
+/**
+ * The client's end-to-end headers as a node gets them: every header but the hop-by-hop ones (and those the
+ * {@code Connection} header names), the client's credentials, the gateway's own ({@code anthropic-routing-*}, debug,
+ * trace, session) and those the gateway sets itself (content type and length, accept, encoding, host); a node of the
+ * other API gets none of the client API's own headers ({@code anthropic-*} / {@code openai-*}). Names are matched
+ * without regard to case, repeated headers keep every value. An Anthropic node always gets an
+ * {@code anthropic-version} (the client's, else {@value #ANTHROPIC_VERSION}).
+ */
+public final class ForwardedHeaders {
+
+    /** The Messages API version sent when the client named none. */
+    public static final String ANTHROPIC_VERSION = "2023-06-01";
+
+    private static final Set<String> DROPPED = Set.of("connection", "keep-alive", "proxy-connection",
+            "proxy-authenticate", "proxy-authorization", "te", "trailer", "trailers", "transfer-encoding", "upgrade",
+            "host", "content-length", "content-type", "accept", "accept-encoding", "expect", "authorization",
+            "x-api-key", "api-key", "cookie", ZeroLayerHeaders.DEBUG, ZeroLayerHeaders.TRACE,
+            ZeroLayerHeaders.SESSION_ID, ZeroLayerHeaders.ADMIN_TOKEN, ZeroLayerHeaders.TRACEPARENT, "tracestate",
+            "baggage", "x-forwarded-host");
+    private static final String ROUTING_PREFIX = "anthropic-routing-";
+
+    private final List<Map.Entry<String, String>> headers;
+
+    private ForwardedHeaders(List<Map.Entry<String, String>> headers) {
+        this.headers = headers;
+    }
+
+    /** The forwardable headers of a client request (computed once per request). */
+    public static ForwardedHeaders of(HttpHeaders client) {
+        Set<String> named = new HashSet<>();
+        for (String connection : client.getOrEmpty(HttpHeaders.CONNECTION)) {
+            for (String token : connection.split(",")) {
+                named.add(token.trim().toLowerCase(Locale.ROOT));
+            }
+        }
+        List<Map.Entry<String, String>> kept = new ArrayList<>();
+        for (Map.Entry<String, List<String>> header : client.headerSet()) {
+            String name = header.getKey().toLowerCase(Locale.ROOT);
+            if (DROPPED.contains(name) || named.contains(name) || name.startsWith(ROUTING_PREFIX)) {
+                continue;
+            }
+            for (String value : header.getValue()) {
+                kept.add(new AbstractMap.SimpleImmutableEntry<>(name, value));
+            }
+        }
+        return new ForwardedHeaders(List.copyOf(kept));
+    }
+
+    /**
+     * The headers for a node of {@code node}'s protocol serving a client of {@code client}'s API, then
+     * {@code extra} (the gateway's trace context).
+     */
+    public List<Map.Entry<String, String>> forNode(ClientApi client, UpstreamProtocol node, Map<String, String> extra) {
+        boolean same = client.nativeTo(node);
+        String foreignPrefix = node == UpstreamProtocol.ANTHROPIC ? "openai-" : "anthropic-";
+        List<Map.Entry<String, String>> out = new ArrayList<>(headers.size() + extra.size() + 1);
+        boolean version = false;
+        for (Map.Entry<String, String> header : headers) {
+            String name = header.getKey();
+            if (!same && (name.startsWith("anthropic-") || name.startsWith("openai-"))) {
+                continue;
+            }
+            if (name.startsWith(foreignPrefix)) {
+                continue;
+            }
+            version |= name.equals("anthropic-version");
+            out.add(header);
+        }
+        if (node == UpstreamProtocol.ANTHROPIC && !version) {
+            out.add(new AbstractMap.SimpleImmutableEntry<>("anthropic-version", ANTHROPIC_VERSION));
+        }
+        extra.forEach((name, value) -> out.add(new AbstractMap.SimpleImmutableEntry<>(name, value)));
+        return out;
+    }
+}

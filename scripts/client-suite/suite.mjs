@@ -1,0 +1,400 @@
+// Real, unmodified clients against a running ZeroLayer router, with only the base URL and the key changed: the
+// official Anthropic and OpenAI SDKs, the Vercel AI SDK (anthropic, openai chat and openai responses providers),
+// LangChain JS (ChatAnthropic, ChatOpenAI with and without the Responses API) and the Claude Code CLI. Each client:
+// a whole answer, a streamed answer, a full tool round trip (tool call -> tool result -> final answer) and one error.
+//
+// Usage: ZEROLAYER_URL=http://127.0.0.1:8080 ZEROLAYER_API_KEY=zl-... node suite.mjs [client ...]
+//        (RESULTS=path writes the results as JSON; ONLY=client,client runs some clients)
+// Prints one line per case and a table; exits 1 when any case fails.
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { generateText, streamText, tool as aiTool, stepCountIs, APICallError } from 'ai';
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import { ChatAnthropic } from '@langchain/anthropic';
+import { ChatOpenAI } from '@langchain/openai';
+import { HumanMessage } from '@langchain/core/messages';
+import { tool as lcTool } from '@langchain/core/tools';
+import { z } from 'zod';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const base = process.env.ZEROLAYER_URL ?? 'http://127.0.0.1:8080';
+const key = process.env.ZEROLAYER_API_KEY;
+if (!key) {
+  console.error('set ZEROLAYER_API_KEY (./zerolayer up prints the generated one)');
+  process.exit(2);
+}
+const only = (process.env.ONLY ?? process.argv.slice(2).join(',')).split(',').filter(Boolean);
+const BAD_ROUTING = { 'anthropic-routing-priority': 'bogus' };
+const TOOL_PROMPT = 'Use the get_weather tool for `Paris`.';
+const WEATHER = { type: 'object', properties: { city: { type: 'string', description: 'the city' } }, required: ['city'] };
+const WEATHER_RESULT = '18 degrees and sunny';
+
+const results = [];
+
+function expect(condition, message) {
+  if (!condition) {
+    throw new Error(message);
+  }
+}
+
+async function check(client, name, body) {
+  if (only.length && !only.includes(client)) {
+    return;
+  }
+  const started = Date.now();
+  try {
+    const detail = await body();
+    results.push({ client, case: name, ok: true, ms: Date.now() - started, detail: detail ?? null });
+    console.log(`ok   ${client} / ${name}${detail ? ' ' + JSON.stringify(detail) : ''}`);
+  } catch (error) {
+    results.push({ client, case: name, ok: false, ms: Date.now() - started, error: String(error?.message ?? error) });
+    console.log(`FAIL ${client} / ${name}: ${error?.stack ?? error}`);
+  }
+}
+
+function version(name) {
+  return JSON.parse(readFileSync(join(here, 'node_modules', name, 'package.json'), 'utf8')).version;
+}
+
+// ---------------------------------------------------------------------------------------------- official Anthropic SDK
+
+const anthropic = new Anthropic({ baseURL: base, apiKey: key, maxRetries: 0, timeout: 60_000 });
+
+await check('anthropic-sdk', 'whole answer (system, multi-turn, stop sequence)', async () => {
+  const message = await anthropic.messages.create({
+    model: 'claude-haiku-4-5', max_tokens: 64, system: 'You answer briefly.', temperature: 0.2,
+    stop_sequences: ['\n\nHuman:'], metadata: { user_id: 'client-suite' },
+    messages: [
+      { role: 'user', content: 'What is the capital of France?' },
+      { role: 'assistant', content: 'Paris.' },
+      { role: 'user', content: [{ type: 'text', text: 'And of Italy?' }] },
+    ],
+  });
+  expect(message.type === 'message' && message.model === 'claude-haiku-4-5', `type/model ${message.type}/${message.model}`);
+  expect(message.content[0]?.type === 'text' && message.content[0].text.length > 0, 'no text block');
+  expect(message.usage.input_tokens > 0 && message.usage.output_tokens > 0, 'usage missing');
+  return { stop_reason: message.stop_reason, usage: message.usage };
+});
+
+await check('anthropic-sdk', 'streamed answer (finalMessage)', async () => {
+  let text = '';
+  const stream = anthropic.messages.stream({
+    model: 'claude-sonnet-4-6', max_tokens: 64, messages: [{ role: 'user', content: 'Count from one to five.' }],
+  });
+  stream.on('text', (delta) => { text += delta; });
+  const final = await stream.finalMessage();
+  expect(text.length > 0 && final.content[0]?.text === text, 'final message differs from the streamed text');
+  expect(final.usage.output_tokens > 0, 'no output usage');
+  return { chars: text.length, usage: final.usage };
+});
+
+await check('anthropic-sdk', 'tool round trip', async () => {
+  const tools = [{ name: 'get_weather', description: 'Current weather in a city', input_schema: WEATHER }];
+  const ask = { role: 'user', content: TOOL_PROMPT };
+  const first = await anthropic.messages.create({ model: 'claude-haiku-4-5', max_tokens: 256, tools, messages: [ask] });
+  const call = first.content.find((block) => block.type === 'tool_use');
+  expect(first.stop_reason === 'tool_use' && call, `no tool call: ${first.stop_reason}`);
+  expect(call.name === 'get_weather' && call.input.city === 'Paris', `tool input ${JSON.stringify(call.input)}`);
+  const final = await anthropic.messages.create({
+    model: 'claude-haiku-4-5', max_tokens: 64, tools, messages: [ask, { role: 'assistant', content: first.content },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: WEATHER_RESULT }] }],
+  });
+  expect(final.stop_reason !== 'tool_use' && final.content.some((b) => b.type === 'text' && b.text.length), 'no final answer');
+  return { input: call.input, final_stop: final.stop_reason };
+});
+
+await check('anthropic-sdk', 'error (empty messages) is a typed 400', async () => {
+  try {
+    await anthropic.messages.create({ model: 'claude-haiku-4-5', max_tokens: 16, messages: [] });
+  } catch (error) {
+    expect(error instanceof Anthropic.BadRequestError && error.error?.error?.type === 'invalid_request_error',
+      `not a typed 400: ${error?.constructor?.name} ${JSON.stringify(error.error)}`);
+    return { status: error.status };
+  }
+  throw new Error('empty messages were accepted');
+});
+
+await check('anthropic-sdk', 'countTokens, models.list and models.retrieve', async () => {
+  const count = await anthropic.messages.countTokens({
+    model: 'claude-haiku-4-5', messages: [{ role: 'user', content: 'one two three' }],
+    tools: [{ name: 'get_weather', description: 'Current weather in a city', input_schema: WEATHER }],
+  });
+  const page = await anthropic.models.list();
+  const model = await anthropic.models.retrieve(page.data[0].id);
+  expect(count.input_tokens > 20, `tools not counted: ${count.input_tokens}`);
+  expect(model.id === page.data[0].id && model.type === 'model', 'retrieve differs from list');
+  return { input_tokens: count.input_tokens, models: page.data.length };
+});
+
+// ------------------------------------------------------------------------------------------------ official OpenAI SDK
+
+const openai = new OpenAI({ baseURL: `${base}/v1`, apiKey: key, maxRetries: 0, timeout: 60_000 });
+const weatherFunction = { type: 'function', function: { name: 'get_weather', description: 'Current weather in a city', parameters: WEATHER } };
+
+await check('openai-sdk', 'whole answer (chat)', async () => {
+  const completion = await openai.chat.completions.create({
+    model: 'gpt-4o-mini', max_tokens: 64, temperature: 0.2,
+    messages: [{ role: 'system', content: 'You answer briefly.' }, { role: 'user', content: 'Name a prime number.' }],
+  });
+  expect(completion.object === 'chat.completion' && completion.model === 'gpt-4o-mini', 'object/model');
+  expect(completion.choices[0]?.message?.content?.length > 0, 'no content');
+  expect(completion.usage?.prompt_tokens > 0 && completion.usage?.completion_tokens > 0, 'usage missing');
+  return { finish_reason: completion.choices[0].finish_reason, usage: completion.usage };
+});
+
+await check('openai-sdk', 'streamed answer (chat, with usage)', async () => {
+  const stream = await openai.chat.completions.create({
+    model: 'gpt-4o-mini', max_tokens: 64, stream: true, stream_options: { include_usage: true },
+    messages: [{ role: 'user', content: 'Say something short.' }],
+  });
+  let text = '';
+  let usage = null;
+  for await (const chunk of stream) {
+    text += chunk.choices[0]?.delta?.content ?? '';
+    usage = chunk.usage ?? usage;
+  }
+  expect(text.length > 0 && usage?.completion_tokens > 0, 'no text or usage');
+  return { chars: text.length, usage };
+});
+
+await check('openai-sdk', 'tool round trip (chat)', async () => {
+  const ask = { role: 'user', content: TOOL_PROMPT };
+  const first = await openai.chat.completions.create({ model: 'gpt-4o-mini', max_tokens: 256, tools: [weatherFunction], messages: [ask] });
+  const message = first.choices[0].message;
+  const call = message.tool_calls?.[0];
+  expect(first.choices[0].finish_reason === 'tool_calls' && call, `no tool call: ${first.choices[0].finish_reason}`);
+  expect(JSON.parse(call.function.arguments).city === 'Paris', `arguments ${call.function.arguments}`);
+  const final = await openai.chat.completions.create({
+    model: 'gpt-4o-mini', max_tokens: 64, tools: [weatherFunction],
+    messages: [ask, message, { role: 'tool', tool_call_id: call.id, content: WEATHER_RESULT }],
+  });
+  expect(final.choices[0].finish_reason !== 'tool_calls' && final.choices[0].message.content?.length > 0, 'no final answer');
+  return { arguments: call.function.arguments };
+});
+
+await check('openai-sdk', 'error (empty messages) is a typed 400', async () => {
+  try {
+    await openai.chat.completions.create({ model: 'gpt-4o-mini', messages: [] });
+  } catch (error) {
+    expect(error instanceof OpenAI.BadRequestError && typeof error.error?.message === 'string',
+      `not a typed 400 in OpenAI's shape: ${error?.constructor?.name} ${JSON.stringify(error.error)}`);
+    return { status: error.status };
+  }
+  throw new Error('empty messages were accepted');
+});
+
+await check('openai-sdk', 'responses: whole, streamed and tool round trip', async () => {
+  const whole = await openai.responses.create({ model: 'gpt-4o-mini', input: 'Say hello.', max_output_tokens: 64 });
+  expect(whole.object === 'response' && whole.output_text.length > 0, 'no output_text');
+  const stream = openai.responses.stream({ model: 'gpt-4o-mini', input: 'Say hello again.', max_output_tokens: 64 });
+  let streamed = '';
+  for await (const event of stream) {
+    if (event.type === 'response.output_text.delta') {
+      streamed += event.delta;
+    }
+  }
+  const final = await stream.finalResponse();
+  expect(streamed.length > 0 && final.output_text === streamed, 'streamed text differs from the final response');
+  const tools = [{ type: 'function', name: 'get_weather', description: 'Current weather in a city', parameters: WEATHER, strict: false }];
+  const input = [{ role: 'user', content: TOOL_PROMPT }];
+  const first = await openai.responses.create({ model: 'gpt-4o-mini', input, tools, max_output_tokens: 256 });
+  const call = first.output.find((item) => item.type === 'function_call');
+  expect(call && JSON.parse(call.arguments).city === 'Paris', `no tool call: ${JSON.stringify(first.output)}`);
+  const second = await openai.responses.create({
+    model: 'gpt-4o-mini', tools, max_output_tokens: 64,
+    input: [...input, ...first.output, { type: 'function_call_output', call_id: call.call_id, output: WEATHER_RESULT }],
+  });
+  expect(second.output_text.length > 0, 'no final answer');
+  return { usage: whole.usage, arguments: call.arguments };
+});
+
+await check('openai-sdk', 'legacy completions and models', async () => {
+  const completion = await openai.completions.create({ model: 'gpt-3.5-turbo-instruct', prompt: 'Once upon a time', max_tokens: 16 });
+  expect(completion.object === 'text_completion' && completion.choices[0].text.length > 0, 'no completion text');
+  const models = await openai.models.list();
+  const model = await openai.models.retrieve(models.data[0].id);
+  expect(model.object === 'model' && Number.isInteger(model.created) && model.owned_by, `model ${JSON.stringify(model)}`);
+  return { models: models.data.length, completion_tokens: completion.usage?.completion_tokens };
+});
+
+// ------------------------------------------------------------------------------------------------------ Vercel AI SDK
+
+const vercelAnthropic = createAnthropic({ baseURL: `${base}/v1`, apiKey: key });
+const vercelOpenAI = createOpenAI({ baseURL: `${base}/v1`, apiKey: key });
+const vercelWeather = aiTool({
+  description: 'Current weather in a city',
+  inputSchema: z.object({ city: z.string().describe('the city') }),
+  execute: async ({ city }) => `${WEATHER_RESULT} in ${city}`,
+});
+
+for (const [client, model] of [
+  ['vercel-anthropic', () => vercelAnthropic('claude-haiku-4-5')],
+  ['vercel-openai-chat', () => vercelOpenAI.chat('gpt-4o-mini')],
+  ['vercel-openai-responses', () => vercelOpenAI('gpt-4o-mini')],
+]) {
+  await check(client, 'generateText', async () => {
+    const result = await generateText({ model: model(), prompt: 'Say hello briefly.', maxOutputTokens: 64, maxRetries: 0 });
+    expect(result.text.length > 0 && result.usage.outputTokens > 0, 'no text or usage');
+    return { finishReason: result.finishReason, usage: { input: result.usage.inputTokens, output: result.usage.outputTokens } };
+  });
+  await check(client, 'streamText', async () => {
+    const result = streamText({ model: model(), prompt: 'Count to three.', maxOutputTokens: 64, maxRetries: 0 });
+    let text = '';
+    for await (const delta of result.textStream) {
+      text += delta;
+    }
+    expect(text.length > 0 && (await result.text) === text, 'streamed text differs');
+    return { chars: text.length, finishReason: await result.finishReason };
+  });
+  await check(client, 'tool round trip (generateText, two steps)', async () => {
+    const result = await generateText({
+      model: model(), tools: { get_weather: vercelWeather }, stopWhen: stepCountIs(3), maxOutputTokens: 256,
+      prompt: TOOL_PROMPT, maxRetries: 0,
+    });
+    const calls = result.steps.flatMap((step) => step.toolCalls);
+    expect(calls.length >= 1 && calls[0].input.city === 'Paris', `tool calls ${JSON.stringify(calls)}`);
+    expect(result.steps.length >= 2 && result.text.length > 0, `steps ${result.steps.length}, text '${result.text}'`);
+    return { steps: result.steps.length, finishReason: result.finishReason };
+  });
+  await check(client, 'error (invalid routing header) is an APICallError 400', async () => {
+    try {
+      await generateText({ model: model(), prompt: 'hi', maxRetries: 0, headers: BAD_ROUTING });
+    } catch (error) {
+      expect(APICallError.isInstance(error) && error.statusCode === 400, `not a 400 APICallError: ${error?.name} ${error?.statusCode}`);
+      return { status: error.statusCode };
+    }
+    throw new Error('the invalid header was accepted');
+  });
+}
+
+// ------------------------------------------------------------------------------------------------------- LangChain JS
+
+const lcWeather = lcTool(async ({ city }) => `${WEATHER_RESULT} in ${city}`, {
+  name: 'get_weather', description: 'Current weather in a city', schema: z.object({ city: z.string().describe('the city') }),
+});
+
+for (const [client, make] of [
+  ['langchain-anthropic', (headers) => new ChatAnthropic({
+    model: 'claude-haiku-4-5', apiKey: key, anthropicApiUrl: base, maxRetries: 0, maxTokens: 256,
+    clientOptions: headers ? { defaultHeaders: headers } : undefined,
+  })],
+  ['langchain-openai', (headers) => new ChatOpenAI({
+    model: 'gpt-4o-mini', apiKey: key, maxRetries: 0, maxTokens: 256,
+    configuration: { baseURL: `${base}/v1`, defaultHeaders: headers },
+  })],
+  ['langchain-openai-responses', (headers) => new ChatOpenAI({
+    model: 'gpt-4o-mini', apiKey: key, maxRetries: 0, maxTokens: 256, useResponsesApi: true,
+    configuration: { baseURL: `${base}/v1`, defaultHeaders: headers },
+  })],
+]) {
+  await check(client, 'invoke', async () => {
+    const answer = await make().invoke('Say hello briefly.');
+    expect(typeof answer.text === 'string' && answer.text.length > 0, 'no text');
+    return { usage: answer.usage_metadata ?? null };
+  });
+  await check(client, 'stream', async () => {
+    let text = '';
+    for await (const chunk of await make().stream('Count to three.')) {
+      text += chunk.text ?? '';
+    }
+    expect(text.length > 0, 'nothing streamed');
+    return { chars: text.length };
+  });
+  await check(client, 'tool round trip (bindTools)', async () => {
+    const model = make().bindTools([lcWeather]);
+    const ask = new HumanMessage(TOOL_PROMPT);
+    const first = await model.invoke([ask]);
+    const call = first.tool_calls?.[0];
+    expect(call && call.name === 'get_weather' && call.args.city === 'Paris', `tool calls ${JSON.stringify(first.tool_calls)}`);
+    const result = await lcWeather.invoke(call);
+    const final = await model.invoke([ask, first, result]);
+    expect(final.text.length > 0 && !(final.tool_calls?.length), 'no final answer');
+    return { args: call.args };
+  });
+  await check(client, 'error (invalid routing header) has status 400', async () => {
+    try {
+      await make(BAD_ROUTING).invoke('hi');
+    } catch (error) {
+      expect(error?.status === 400 || error?.lc_error_code === 'INVALID_REQUEST' || /400/.test(String(error)),
+        `not a 400: ${error?.name} ${error?.status} ${error?.message}`);
+      return { status: error?.status ?? 400 };
+    }
+    throw new Error('the invalid header was accepted');
+  });
+}
+
+// ------------------------------------------------------------------------------------------------- Claude Code CLI
+
+const claudeHome = mkdtempSync(join(tmpdir(), 'zerolayer-claude-'));
+const workDir = mkdtempSync(join(tmpdir(), 'zerolayer-claude-work-'));
+const notes = join(workDir, 'notes.txt');
+writeFileSync(notes, 'The secret word is zebra.\n');
+
+function claude(args, extraEnv = {}) {
+  const env = {
+    PATH: process.env.PATH, HOME: claudeHome, ANTHROPIC_BASE_URL: base, ANTHROPIC_API_KEY: key,
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1',
+    DISABLE_ERROR_REPORTING: '1', ...extraEnv,
+  };
+  return new Promise((resolve) => {
+    execFile(join(here, 'node_modules', '.bin', 'claude'), args, { env, cwd: workDir, timeout: 180_000, maxBuffer: 64 << 20 },
+      (error, stdout, stderr) => resolve({ code: error?.code ?? 0, stdout, stderr }));
+  });
+}
+
+function claudeJson(run) {
+  try {
+    return JSON.parse(run.stdout);
+  } catch {
+    throw new Error(`no JSON from claude (exit ${run.code}): ${run.stdout.slice(0, 300)} ${run.stderr.slice(0, 300)}`);
+  }
+}
+
+for (const model of [null, 'sonnet', 'opus']) {
+  await check('claude-code', `claude -p --output-format json (${model ?? 'default model'})`, async () => {
+    const out = claudeJson(await claude(['-p', 'say hi', '--output-format', 'json', ...(model ? ['--model', model] : [])]));
+    expect(out.is_error === false && out.subtype === 'success' && out.result.length > 0, `result ${JSON.stringify(out).slice(0, 300)}`);
+    return { model: Object.keys(out.modelUsage ?? {})[0] ?? null, turns: out.num_turns };
+  });
+}
+
+await check('claude-code', 'streamed (--output-format stream-json)', async () => {
+  const run = await claude(['-p', 'say hi', '--output-format', 'stream-json', '--verbose']);
+  const lines = run.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  const result = lines.find((line) => line.type === 'result');
+  expect(lines.some((line) => line.type === 'assistant') && result?.is_error === false, `stream ${run.stdout.slice(0, 300)}`);
+  return { events: lines.length };
+});
+
+await check('claude-code', 'tool round trip (Read)', async () => {
+  const out = claudeJson(await claude(['-p', `Use the Read tool to read \`${notes}\``, '--output-format', 'json']));
+  expect(out.is_error === false && out.num_turns >= 2, `turns ${out.num_turns}: ${JSON.stringify(out).slice(0, 300)}`);
+  return { turns: out.num_turns };
+});
+
+await check('claude-code', 'error (invalid routing header) ends as an API error', async () => {
+  const run = await claude(['-p', 'hi', '--output-format', 'json'], { ANTHROPIC_CUSTOM_HEADERS: 'anthropic-routing-priority: bogus' });
+  const out = claudeJson(run);
+  expect(out.is_error === true && run.code !== 0, `not an error: ${JSON.stringify(out).slice(0, 300)}`);
+  return { terminal_reason: out.terminal_reason ?? null, status: out.api_error_status ?? null };
+});
+
+rmSync(claudeHome, { recursive: true, force: true });
+rmSync(workDir, { recursive: true, force: true });
+
+// --------------------------------------------------------------------------------------------------------- summary
+
+const versions = Object.fromEntries(['@anthropic-ai/sdk', 'openai', 'ai', '@ai-sdk/anthropic', '@ai-sdk/openai',
+  '@langchain/anthropic', '@langchain/openai', '@langchain/core', '@anthropic-ai/claude-code'].map((name) => [name, version(name)]));
+const failed = results.filter((result) => !result.ok);
+console.log(JSON.stringify({ passed: results.length - failed.length, failed: failed.length, versions }));
+if (process.env.RESULTS) {
+  writeFileSync(process.env.RESULTS, JSON.stringify({ base, node: process.version, versions, results }, null, 2));
+}
+process.exit(failed.length ? 1 : 0);
