@@ -76,8 +76,9 @@ class RouterServiceIT {
                     && policy.get(FallbackPolicy.KEY).map(p -> p.version() == base).orElse(false));
             assertThat(kvIndex.get(key(block))).hasValueSatisfying(e -> assertThat(e.nodes()).containsExactly(node));
 
-            // And the models listed are the latest policy's tiers and aliases
-            String models = service.get("/v1/models").body();
+            // And the models listed are the latest policy's tiers and aliases, in Anthropic's shape for a client
+            // naming the Messages API version, in OpenAI's for others
+            String models = service.get("/v1/models", "anthropic-version", "2023-06-01").body();
             assertThat(models)
                     .contains("{\"type\":\"model\",\"id\":\"" + alias + "\",\"display_name\":\"Mini tier (" + alias
                             + ")\"")
@@ -85,6 +86,9 @@ class RouterServiceIT {
                     .contains("\"id\":\"claude-haiku-4-5\"")
                     .doesNotContain("claude-opus-4-1")
                     .contains("\"has_more\":false");
+            assertThat(service.get("/v1/models").body()).startsWith("{\"object\":\"list\"")
+                    .contains("{\"id\":\"" + alias + "\",\"object\":\"model\",\"created\":")
+                    .contains("\"owned_by\":\"zerolayer\"");
 
             // When a block's index entry is deleted (a tombstone), then the other block (same partition) moves
             kafka.send(Topics.CACHE_KV_INDEX, key(removed), null);

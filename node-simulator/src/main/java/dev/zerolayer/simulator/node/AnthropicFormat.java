@@ -4,13 +4,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The Anthropic Messages API: a {@code message} object, or the SSE sequence {@code message_start}, {@code ping}, then
- * per content block {@code content_block_start}, its deltas (thinking, signature, text, or a tool call's partial JSON)
+ * The Anthropic Messages API: a {@code message} object, or the SSE sequence {@code message_start}, then per content
+ * block (a {@code ping} after the first one starts) {@code content_block_start}, its deltas (thinking, signature, text, or a tool call's partial JSON)
  * and {@code content_block_stop}, then {@code message_delta} and {@code message_stop}; errors as
  * {@code {"type":"error","error":{...}}}; stop reasons {@code end_turn}, {@code max_tokens}, {@code stop_sequence}
  * and {@code tool_use}.
  */
 final class AnthropicFormat implements ApiFormat {
+
+    /** Sent after the first block starts, as the API does. */
+    private static final String PING = event("ping", "{\"type\": \"ping\"}");
 
     @Override
     public String path() {
@@ -61,10 +64,10 @@ final class AnthropicFormat implements ApiFormat {
                 + Json.quote(c.id()) + ",\"type\":\"message\",\"role\":\"assistant\",\"content\":[],\"model\":"
                 + Json.quote(c.model()) + ",\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":"
                 + c.inputTokens() + ",\"output_tokens\":1}}}")));
-        frames.add(Frame.other(event("ping", "{\"type\": \"ping\"}")));
         int index = 0;
         if (choice.signature() != null) {
             frames.add(Frame.other(start(index, "{\"type\":\"thinking\",\"thinking\":\"\",\"signature\":\"\"}")));
+            frames.add(Frame.other(PING));
             for (String piece : choice.thinking()) {
                 frames.add(Frame.token(choice.thinkingShown() ? delta(index, "thinking_delta", "thinking", piece)
                         : ""));
@@ -73,8 +76,12 @@ final class AnthropicFormat implements ApiFormat {
             frames.add(Frame.other(stop(index)));
             index++;
         }
+        boolean pinged = choice.signature() != null;
         if (choice.toolCall() == null) {
             frames.add(Frame.other(start(index, "{\"type\":\"text\",\"text\":\"\"}")));
+            if (!pinged) {
+                frames.add(Frame.other(PING));
+            }
             for (String piece : choice.pieces()) {
                 frames.add(Frame.token(delta(index, "text_delta", "text", piece)));
             }
@@ -82,6 +89,9 @@ final class AnthropicFormat implements ApiFormat {
             Completion.ToolCall call = choice.toolCall();
             frames.add(Frame.other(start(index, "{\"type\":\"tool_use\",\"id\":" + Json.quote(call.id())
                     + ",\"name\":" + Json.quote(call.name()) + ",\"input\":{}}")));
+            if (!pinged) {
+                frames.add(Frame.other(PING));
+            }
             for (String piece : call.pieces()) {
                 frames.add(Frame.token(delta(index, "input_json_delta", "partial_json", piece)));
             }

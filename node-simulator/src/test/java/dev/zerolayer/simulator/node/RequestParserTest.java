@@ -31,7 +31,8 @@ class RequestParserTest {
         assertThat(request.maxTokens()).isEqualTo(256);
         assertThat(request.stream()).isTrue();
         assertThat(request.messages()).isEqualTo(4);
-        assertThat(request.texts()).containsExactly("Be brief.", "What is 2+2?", "4calc{\"q\":\"2+2\"}", "4");
+        // a message's parts joined by newlines, as the router joins them for prefix hashing
+        assertThat(request.texts()).containsExactly("Be brief.", "What is 2+2?", "4\ncalc{\"q\":\"2+2\"}", "4");
     }
 
     @Test
@@ -64,7 +65,7 @@ class RequestParserTest {
         assertInvalid(UpstreamProtocol.ANTHROPIC, "{\"model\":\"m\",\"max_tokens\":5,\"messages\":[]}", "non-empty",
                 "messages");
         assertInvalid(UpstreamProtocol.ANTHROPIC,
-                "{\"model\":\"m\",\"max_tokens\":5,\"messages\":[{\"role\":\"system\",\"content\":\"secret prompt\"}]}",
+                "{\"model\":\"m\",\"max_tokens\":5,\"messages\":[{\"role\":\"tool\",\"content\":\"secret prompt\"}]}",
                 "messages.0.role", "messages.0.role");
         assertInvalid(UpstreamProtocol.ANTHROPIC,
                 "{\"model\":\"m\",\"max_tokens\":5,\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"text\"}]}]}",
@@ -74,8 +75,8 @@ class RequestParserTest {
         assertInvalid(UpstreamProtocol.OPENAI,
                 "{\"model\":\"m\",\"stream_options\":{\"include_usage\":true},\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}",
                 "only allowed when 'stream' is enabled", "stream_options");
-        assertInvalid(UpstreamProtocol.OPENAI, "{\"model\":\"m\",\"n\":2,\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}",
-                "n=1", "n");
+        assertInvalid(UpstreamProtocol.OPENAI, "{\"model\":\"m\",\"n\":129,\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}",
+                "less than or equal to 128", "n");
         assertInvalid(UpstreamProtocol.OPENAI, "{\"model\":\"m\",\"max_tokens\":1.5,\"messages\":[{\"role\":\"user\","
                 + "\"content\":\"x\"}]}", "integer", "max_tokens");
         assertInvalid(UpstreamProtocol.OPENAI, "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":5}]}",

@@ -53,9 +53,18 @@ public final class RunningService implements AutoCloseable {
     }
 
     public HttpResponse<String> get(String path) {
+        return get(path, new String[0]);
+    }
+
+    /** A GET with headers given as name, value, name, value, … */
+    public HttpResponse<String> get(String path, String... headers) {
         try {
-            return http().send(HttpRequest.newBuilder(URI.create(baseUrl() + path)).timeout(Duration.ofSeconds(10))
-                    .GET().build(), HttpResponse.BodyHandlers.ofString());
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl() + path))
+                    .timeout(Duration.ofSeconds(10)).GET();
+            for (int i = 0; i < headers.length; i += 2) {
+                request.header(headers[i], headers[i + 1]);
+            }
+            return http().send(request.build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new IllegalStateException("GET " + path + " failed", e);
         } catch (InterruptedException e) {

@@ -18,6 +18,7 @@ import dev.zerolayer.routing.decision.DecisionInput;
 import dev.zerolayer.routing.decision.NodeCandidate;
 import dev.zerolayer.routing.decision.RouteDecision;
 import dev.zerolayer.routing.tokens.TokenCounter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -58,8 +59,9 @@ public class RequestRouter {
     /**
      * The decision for a request under the policy as the caller's API key sees it: over the nodes that speak the
      * client's API and those of the other API when the request translates without loss (so a node of the decided tier
-     * speaking the other API beats a same-API node of a lower tier); when only nodes the request cannot be translated
-     * for could serve, the decision says which field blocks it.
+     * speaking the other API beats a same-API node of a lower tier, while within the tier the same-API nodes go
+     * first); when only nodes the request cannot be translated for could serve, the decision says which field blocks
+     * it.
      *
      * @throws ApiException 400 when the prompt is longer than every tier's context window
      */
@@ -77,8 +79,21 @@ public class RequestRouter {
         DecisionInput input = new DecisionInput(tokens, complexity, pinnedTier,
                 prefixes.cacheAware() ? stickyNode : null, prefix.chain().length);
         List<NodeCandidate> all = fleet.candidates(prefix.leadingBlocksHeld());
-        List<NodeCandidate> servable = all.stream().filter(n -> bodies.problem(protocol(n)) == null).toList();
+        List<NodeCandidate> servable = new ArrayList<>(all.size());
+        List<NodeCandidate> sameApi = new ArrayList<>(all.size());
+        for (NodeCandidate node : all) {
+            UpstreamProtocol protocol = protocol(node);
+            if (request.api().nativeTo(protocol)) {
+                sameApi.add(node);
+                servable.add(node);
+            } else if (bodies.problem(protocol) == null) {
+                servable.add(node);
+            }
+        }
         RouteDecision decision = engine.decide(input, servable, document);
+        if (decision.servable() && !sameApi.isEmpty() && sameApi.size() < servable.size()) {
+            decision = preferNative(engine.decide(input, sameApi, document), decision, document);
+        }
         Untranslatable blocked = null;
         if (!decision.servable() && servable.size() < all.size()) {
             RouteDecision anyProtocol = engine.decide(input, all, document);
@@ -91,6 +106,22 @@ public class RequestRouter {
                 .map(NodeRegistration::protocol).orElse(null));
         return new Routed(decision, tokens, complexity, current.modelVersion(), policy.version(), cross,
                 System.nanoTime() - start, prefix.chain(), blocked);
+    }
+
+    /**
+     * Within the tier the whole fleet decides, a node speaking the client's API goes first (no translation); nodes of
+     * the other API stay behind it for bypass. A tier the client's API alone would have to drop to is not taken.
+     */
+    private static RouteDecision preferNative(RouteDecision sameApi, RouteDecision any, PolicyDocument document) {
+        if (!sameApi.servable() || !sameApi.tier().equals(any.tier())) {
+            return any;
+        }
+        List<String> ranked = new ArrayList<>(sameApi.ranked());
+        any.ranked().stream().filter(node -> !ranked.contains(node)).forEach(ranked::add);
+        int attempts = 1 + Math.max(0, document.resilience().hopLimit());
+        return new RouteDecision(sameApi.tier(), sameApi.cluster(), sameApi.node(),
+                ranked.subList(0, Math.min(ranked.size(), attempts)), any.candidates(), sameApi.rulesFired(),
+                sameApi.fallbackTriggered(), sameApi.fallbackReason(), sameApi.warning(), sameApi.cacheHit());
     }
 
     /** A prompt no tier holds: the API's 400, naming its token count and the largest window. */

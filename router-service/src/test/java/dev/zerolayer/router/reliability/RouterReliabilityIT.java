@@ -579,7 +579,8 @@ class RouterReliabilityIT {
         public void run() {
             try {
                 HttpResponse<InputStream> response = http().send(request(a, "/v1/messages",
-                        anthropicStream("claude-sonnet-4-5", "A long story"), Duration.ofSeconds(30),
+                        anthropicStream("claude-sonnet-4-5", "A long story").replace("\"max_tokens\":32",
+                                "\"max_tokens\":4096"), Duration.ofSeconds(30),
                         "anthropic-routing-priority", tier, "anthropic-debug", "route"),
                         HttpResponse.BodyHandlers.ofInputStream());
                 status = response.statusCode();

@@ -24,10 +24,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class FakeNode implements AutoCloseable {
 
     /** How the node behaves. */
-    public enum Mode { OK, FAIL_500, FAIL_529, HANG, CUT_STREAM, REDIRECT, OVERSIZE, SLOW_STREAM }
+    public enum Mode { OK, FAIL_500, FAIL_529, HANG, CUT_STREAM, REDIRECT, OVERSIZE, SLOW_STREAM, REJECT_400, TOOL_CALL }
 
-    /** One request as the node received it. */
-    public record Received(String path, String body, Map<String, List<String>> headers) {
+    /** One request as the node received it: path, query string (null when none), body and headers. */
+    public record Received(String path, String query, String body, Map<String, List<String>> headers) {
+
+        /** Every value of a header, matched without regard to case. */
+        public List<String> header(String name) {
+            return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name))
+                    .flatMap(e -> e.getValue().stream()).toList();
+        }
     }
 
     private final HttpServer server;
@@ -106,7 +112,8 @@ public final class FakeNode implements AutoCloseable {
 
     private void handle(HttpExchange exchange) throws IOException {
         String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-        received.add(new Received(exchange.getRequestURI().getPath(), body, Map.copyOf(exchange.getRequestHeaders())));
+        received.add(new Received(exchange.getRequestURI().getPath(), exchange.getRequestURI().getRawQuery(), body,
+                Map.copyOf(exchange.getRequestHeaders())));
         boolean stream = body.contains("\"stream\":true");
         try (exchange) {
             if (isFrozen) {
@@ -118,6 +125,20 @@ public final class FakeNode implements AutoCloseable {
                 case FAIL_529 -> send(exchange, 529, "application/json",
                         "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"busy\"}}");
                 case HANG -> awaitQuietly(release);
+                case REJECT_400 -> send(exchange, 400, "application/json", openAi
+                        ? "{\"error\":{\"message\":\"" + reply + "\",\"type\":\"invalid_request_error\",\"param\":\"n\","
+                                + "\"code\":null}}"
+                        : "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"" + reply
+                                + "\"}}");
+                case TOOL_CALL -> {
+                    exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+                    exchange.sendResponseHeaders(200, 0);
+                    OutputStream out = exchange.getResponseBody();
+                    for (String event : openAi ? openAiToolEvents() : anthropicToolEvents()) {
+                        out.write(event.getBytes(StandardCharsets.UTF_8));
+                        out.flush();
+                    }
+                }
                 case REDIRECT -> {
                     exchange.getResponseHeaders().set("Location", redirectLocation);
                     send(exchange, redirectStatus, "application/json", "{\"moved\":true}");
@@ -127,7 +148,7 @@ public final class FakeNode implements AutoCloseable {
                     if (!stream) {
                         send(exchange, 200, "application/json", openAi ? openAiJson() : anthropicJson());
                     } else {
-                        slow(exchange);
+                        slow(exchange, maxTokens(body));
                     }
                 }
                 case OK, CUT_STREAM -> {
@@ -148,6 +169,13 @@ public final class FakeNode implements AutoCloseable {
                 default -> throw new IllegalStateException();
             }
         }
+    }
+
+    /** The request's {@code max_tokens} (or {@code max_completion_tokens}), unlimited when it sets none. */
+    private static int maxTokens(String body) {
+        java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("\"max_(?:completion_)?tokens\":(\\d+)")
+                .matcher(body);
+        return matcher.find() ? Integer.parseInt(matcher.group(1)) : Integer.MAX_VALUE;
     }
 
     private static void awaitQuietly(CountDownLatch latch) {
@@ -178,9 +206,10 @@ public final class FakeNode implements AutoCloseable {
         List<String> events = anthropicEvents();
         out.write((events.get(0) + events.get(1)).getBytes(StandardCharsets.UTF_8));
         out.flush();
-        String delta = "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":"
-                + "{\"type\":\"text_delta\",\"text\":\"" + "x".repeat(1000) + "\"}}\n\n";
-        for (int sent = 0; sent < oversizeBytes; sent += delta.length()) {
+        // the answer's text is oversizeBytes long, as the whole answer's is (the stream's framing adds to its bytes)
+        for (int sent = 0; sent < oversizeBytes; sent += 1000) {
+            String delta = "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":"
+                    + "{\"type\":\"text_delta\",\"text\":\"" + "x".repeat(Math.min(1000, oversizeBytes - sent)) + "\"}}\n\n";
             out.write(delta.getBytes(StandardCharsets.UTF_8));
             out.flush();
         }
@@ -189,8 +218,11 @@ public final class FakeNode implements AutoCloseable {
         }
     }
 
-    /** A stream paced by {@link #slowStream}; a frozen node stops writing and holds the connection open. */
-    private void slow(HttpExchange exchange) throws IOException {
+    /**
+     * A stream paced by {@link #slowStream}, never longer than the request's {@code max_tokens} deltas (as a node
+     * stops at the limit); a frozen node stops writing and holds the connection open.
+     */
+    private void slow(HttpExchange exchange, int maxTokens) throws IOException {
         exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
         exchange.sendResponseHeaders(200, 0);
         OutputStream out = exchange.getResponseBody();
@@ -202,7 +234,7 @@ public final class FakeNode implements AutoCloseable {
         out.flush();
         streaming.incrementAndGet();
         try {
-            for (int i = 0; i < slowDeltas; i++) {
+            for (int i = 0; i < Math.min(slowDeltas, maxTokens); i++) {
                 if (isFrozen) {
                     awaitQuietly(frozen);
                     return;
@@ -266,6 +298,41 @@ public final class FakeNode implements AutoCloseable {
         return List.of(head + "\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"finish_reason\":null}]}\n\n",
                 head + "\"delta\":{\"content\":\"" + reply + "\"},\"finish_reason\":null}]}\n\n",
                 head + "\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n",
+                "data: [DONE]\n\n");
+    }
+
+    /** A tool call of {@code get_weather} with {@code {"city":"Paris"}} (the reply text is the tool call's id). */
+    private List<String> anthropicToolEvents() {
+        return List.of(
+                "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_t\",\"type\":"
+                        + "\"message\",\"role\":\"assistant\",\"content\":[],\"model\":\"node-model\",\"stop_reason\":"
+                        + "null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":30,\"output_tokens\":1}}}\n\n",
+                "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":"
+                        + "{\"type\":\"tool_use\",\"id\":\"" + reply + "\",\"name\":\"get_weather\",\"input\":{}}}\n\n",
+                "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":"
+                        + "\"input_json_delta\",\"partial_json\":\"{\\\"city\\\":\"}}\n\n",
+                "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":"
+                        + "\"input_json_delta\",\"partial_json\":\" \\\"Paris\\\"}\"}}\n\n",
+                "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n",
+                "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\","
+                        + "\"stop_sequence\":null},\"usage\":{\"output_tokens\":12}}\n\n",
+                "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n");
+    }
+
+    private List<String> openAiToolEvents() {
+        String head = "data: {\"id\":\"chatcmpl-t\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":"
+                + "\"node-model\",\"choices\":[{\"index\":0,";
+        return List.of(head + "\"delta\":{\"role\":\"assistant\",\"content\":null},\"finish_reason\":null}]}\n\n",
+                head + "\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"" + reply + "\",\"type\":\"function\","
+                        + "\"function\":{\"name\":\"get_weather\",\"arguments\":\"\"}}]},\"finish_reason\":null}]}\n\n",
+                head + "\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"city\\\":\"}}]},"
+                        + "\"finish_reason\":null}]}\n\n",
+                head + "\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\" \\\"Paris\\\"}\"}}]},"
+                        + "\"finish_reason\":null}]}\n\n",
+                head + "\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n",
+                "data: {\"id\":\"chatcmpl-t\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"node-model\","
+                        + "\"choices\":[],\"usage\":{\"prompt_tokens\":30,\"completion_tokens\":12,\"total_tokens\":42,"
+                        + "\"prompt_tokens_details\":{\"cached_tokens\":20}}}\n\n",
                 "data: [DONE]\n\n");
     }
 

@@ -94,4 +94,48 @@ class RequestParserTest {
                 .isEqualTo("{\"error\":{\"message\":\"bad\",\"type\":\"invalid_request_error\",\"param\":null,"
                         + "\"code\":null}}");
     }
+
+    @Test
+    void claudeCodesRequestIsAcceptedAndEveryPartOfItIsCounted() throws Exception {
+        byte[] raw;
+        try (var in = RequestParserTest.class.getResourceAsStream("/clients/claude-code-request.json")) {
+            raw = in.readAllBytes();
+        }
+        ClientRequest request = RequestParser.anthropic(raw, true);
+        assertThat(request.stream()).isTrue();
+        assertThat(request.maxOutputTokens()).isEqualTo(128_000);
+        // the system message in the middle of the conversation is part of the instructions, not a user turn
+        assertThat(request.conversation().turns()).hasSize(1);
+        assertThat(request.conversation().system()).contains("# Environment");
+        assertThat(request.prompt().extraTexts()).hasSize(3);
+        assertThat(request.userId()).startsWith("{\"device_id\"");
+        assertThat(request.prompt().texts().get(1)).endsWith("say hi");
+    }
+
+    @Test
+    void readsResponsesAndLegacyCompletionsBodies() {
+        ClientRequest responses = RequestParser.responses(utf8("""
+                {"model":"m","instructions":"be brief","max_output_tokens":20,"input":[
+                  {"role":"user","content":[{"type":"input_text","text":"hi"},{"type":"input_image","image_url":"https://x/y.png"}]},
+                  {"type":"function_call","call_id":"c1","name":"f","arguments":"{}"},
+                  {"type":"function_call_output","call_id":"c1","output":"ok"}]}"""));
+        assertThat(responses.api()).isEqualTo(ClientApi.RESPONSES);
+        assertThat(responses.maxOutputTokens()).isEqualTo(20);
+        assertThat(responses.conversation().system()).isEqualTo("be brief");
+        assertThat(responses.prompt().texts()).containsExactly("be brief", "hi", "f{}", "ok");
+        assertThat(responses.prompt().countedTokens()).isEqualTo(1445);
+        for (String[] bad : new String[][] {{"{\"model\":\"m\"}", "input: Field required"},
+                {"{\"model\":\"m\",\"input\":\"x\",\"previous_response_id\":\"resp_1\"}", "previous_response_id"},
+                {"{\"model\":\"m\",\"input\":[{\"type\":\"item_reference\",\"id\":\"x\"}]}", "item_reference"},
+                {"{\"model\":\"m\",\"input\":[{\"type\":\"function_call\",\"call_id\":\"c\",\"name\":\"f\"}]}",
+                        "input[0].arguments"}}) {
+            assertThatThrownBy(() -> RequestParser.responses(utf8(bad[0]))).as(bad[0])
+                    .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.getMessage()).contains(bad[1]));
+        }
+        ClientRequest completion = RequestParser.completions(utf8("{\"model\":\"m\",\"prompt\":[[1,2,3],\"x\"]}"));
+        assertThat(completion.maxOutputTokens()).isEqualTo(16);
+        assertThat(completion.prompt().countedTokens()).isEqualTo(3);
+        assertThatThrownBy(() -> RequestParser.completions(utf8("{\"model\":\"m\"}")))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.getMessage()).contains("prompt"));
+    }
 }
