@@ -34,8 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The whole stack as {@code ./zerolayer up} runs it (broker, topics, five services, the simulated fleet): the official
- * TypeScript SDKs work against it unchanged, node faults under steady load never reach non-streaming clients, faulted
+ * The whole stack as {@code ./zerolayer up} runs it (broker, topics, five services, the simulated fleet): real clients
+ * (the official SDKs, the Vercel AI SDK, LangChain JS, Claude Code) work against it unchanged, a 4,096-token whole
+ * answer is served by its tier without a bypass, node faults under steady load never reach non-streaming clients, faulted
  * nodes leave the candidate set and come back after recovery, and every request has its decision on the topic.
  */
 class FullStackIT {
@@ -56,7 +57,7 @@ class FullStackIT {
     Path tmp;
 
     @Test
-    void sdksWorkFaultsStayInvisibleAndEveryDecisionIsPublished() throws Exception {
+    void realClientsWorkFaultsStayInvisibleAndEveryDecisionIsPublished() throws Exception {
         for (String module : JARS) {
             Path jar = ROOT.resolve(module + "/target/" + module + ".jar");
             assumeTrue(Files.isRegularFile(jar), () -> "missing " + jar + "; build first: ./mvnw -B -q install -DskipTests");
@@ -78,8 +79,27 @@ class FullStackIT {
                     assertThat(explainCandidates(router)).containsAllEntriesOf(Map.of("haiku-l4-0", "eligible",
                             "haiku-l4-1", "eligible", "sonnet-a100-40g-0", "eligible")));
 
-            // When the official Anthropic and OpenAI TypeScript SDKs run against it (only base URL and key changed)
-            sdkCheck(router);
+            // When a 4,096-token whole answer is asked for (vLLM's ignore_eos: the whole limit, ~70 s at haiku's
+            // simulated speed, far past its 2 s first-token limit) while the client suite runs
+            String longAnswer = "{\"model\":\"claude-haiku-4-5\",\"max_tokens\":4096,\"ignore_eos\":true,"
+                    + "\"messages\":[{\"role\":\"user\",\"content\":\"Write a long story.\"}]}";
+            var longCall = http.sendAsync(HttpRequest.newBuilder(URI.create(router + "/v1/messages"))
+                    .header("content-type", "application/json").header("x-api-key", API_KEY)
+                    .header("anthropic-routing-priority", "haiku").header("anthropic-debug", "route")
+                    .timeout(Duration.ofMinutes(5)).POST(HttpRequest.BodyPublishers.ofString(longAnswer)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+
+            // and real clients run against it, unchanged but for the base URL and key: the official SDKs, the Vercel
+            // AI SDK, LangChain JS and the Claude Code CLI, each whole, streamed, through a tool round trip and an error
+            clientSuite(router);
+
+            // Then the long answer came whole from the haiku node it was routed to, with no bypass
+            HttpResponse<String> longResponse = longCall.get(5, TimeUnit.MINUTES);
+            assertThat(longResponse.statusCode()).as(longResponse.body()).isEqualTo(200);
+            assertThat(EventCodec.mapper().readTree(longResponse.body()).path("usage").path("output_tokens").asInt())
+                    .isEqualTo(4096);
+            assertThat(longResponse.headers().firstValue("X-Anthropic-Route").orElse("")).startsWith("haiku/");
+            assertThat(longResponse.headers().firstValue("X-Anthropic-Fallback-Reason")).isEmpty();
 
             // When, under steady haiku-pinned load, haiku's Anthropic nodes crash and fail every request, and then
             // the sonnet node the traffic falls back to saturates
@@ -268,27 +288,33 @@ class FullStackIT {
         }
     }
 
-    /** Runs {@code scripts/sdk-check} (npm ci, then node check.mjs); npm is required on CI, optional elsewhere. */
-    private void sdkCheck(String router) throws Exception {
-        Path script = ROOT.resolve("scripts/sdk-check");
+    /**
+     * Runs {@code scripts/client-suite} (npm ci, then node suite.mjs): every client's cases must pass; npm is required
+     * on CI, optional elsewhere. Its results are kept in {@code local-stack/target/client-suite.json}.
+     */
+    private void clientSuite(String router) throws Exception {
+        Path script = ROOT.resolve("scripts/client-suite");
         boolean npm = onPath("npm") && onPath("node");
         if (!npm) {
-            assertThat(System.getenv("CI")).as("node and npm are required on CI for the SDK check").isNull();
-            System.out.println("SDK check skipped: node/npm not on PATH");
+            assertThat(System.getenv("CI")).as("node and npm are required on CI for the client suite").isNull();
+            System.out.println("client suite skipped: node/npm not on PATH");
             return;
         }
         Process install = new ProcessBuilder("npm", "ci", "--no-audit", "--no-fund").directory(script.toFile())
                 .redirectErrorStream(true).redirectOutput(tmp.resolve("npm.log").toFile()).start();
-        assertThat(install.waitFor(300, TimeUnit.SECONDS)).as("npm ci finished").isTrue();
+        assertThat(install.waitFor(600, TimeUnit.SECONDS)).as("npm ci finished").isTrue();
         assertThat(install.exitValue()).as("npm ci: %s", Files.readString(tmp.resolve("npm.log"))).isZero();
-        ProcessBuilder check = new ProcessBuilder("node", "check.mjs").directory(script.toFile())
-                .redirectErrorStream(true).redirectOutput(tmp.resolve("sdk-check.log").toFile());
-        check.environment().put("ZEROLAYER_URL", router);
-        check.environment().put("ZEROLAYER_API_KEY", API_KEY);
-        Process run = check.start();
-        assertThat(run.waitFor(180, TimeUnit.SECONDS)).as("SDK check finished").isTrue();
-        String log = Files.readString(tmp.resolve("sdk-check.log"));
-        System.out.println("SDK check:\n" + log);
+        Path results = ROOT.resolve("local-stack/target/client-suite.json");
+        Files.createDirectories(results.getParent());
+        ProcessBuilder suite = new ProcessBuilder("node", "suite.mjs").directory(script.toFile())
+                .redirectErrorStream(true).redirectOutput(tmp.resolve("client-suite.log").toFile());
+        suite.environment().put("ZEROLAYER_URL", router);
+        suite.environment().put("ZEROLAYER_API_KEY", API_KEY);
+        suite.environment().put("RESULTS", results.toString());
+        Process run = suite.start();
+        assertThat(run.waitFor(600, TimeUnit.SECONDS)).as("client suite finished").isTrue();
+        String log = Files.readString(tmp.resolve("client-suite.log"));
+        System.out.println("client suite:\n" + log);
         assertThat(run.exitValue()).as(log).isZero();
         assertThat(log).contains("\"failed\":0").doesNotContain("FAIL ");
     }

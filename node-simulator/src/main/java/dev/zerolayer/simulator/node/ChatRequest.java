@@ -25,10 +25,13 @@ import tools.jackson.databind.JsonNode;
  * @param afterToolResult the last message carries a tool's result (the model now answers in text)
  * @param latestUserText the text of the last user message ("" when none)
  * @param legacy         a legacy {@code /v1/completions} request
+ * @param minTokens      the fewest tokens of text to generate (vLLM's {@code min_tokens}; {@code ignore_eos} asks for
+ *                       {@code maxTokens}); 0 when not asked
  */
 public record ChatRequest(String model, int maxTokens, boolean stream, boolean includeUsage, List<String> texts,
         int messages, List<String> definitions, List<Tool> tools, ToolChoice toolChoice, Thinking thinking,
-        List<String> stopSequences, int choices, boolean afterToolResult, String latestUserText, boolean legacy) {
+        List<String> stopSequences, int choices, boolean afterToolResult, String latestUserText, boolean legacy,
+        int minTokens) {
 
     public ChatRequest {
         texts = List.copyOf(texts);
@@ -41,7 +44,7 @@ public record ChatRequest(String model, int maxTokens, boolean stream, boolean i
     public ChatRequest(String model, int maxTokens, boolean stream, boolean includeUsage, List<String> texts,
             int messages) {
         this(model, maxTokens, stream, includeUsage, texts, messages, List.of(), List.of(), ToolChoice.AUTO,
-                Thinking.OFF, List.of(), 1, false, "", false);
+                Thinking.OFF, List.of(), 1, false, "", false, 0);
     }
 
     /** A tool offered: its name and the JSON schema of its input. */

@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
  * signature derived from the seed), then a tool call when one is required ({@code tool_choice} any / a named tool) or
  * when the latest user text asks for a tool by name ("use the X tool", "call X") and does not already answer a tool
  * call, with an input that validates against the tool's schema (backquoted words of the prompt fill its strings);
- * otherwise text of a drawn length, cut at the first stop sequence. Several choices each get their own draw.
+ * otherwise text of a drawn length (at least the request's {@code min_tokens}), cut at the first stop sequence. Several
+ * choices each get their own draw.
  */
 final class CompletionPlanner {
 
@@ -56,6 +57,10 @@ final class CompletionPlanner {
                     Completion.Stop.TOOL_USE, null);
         }
         OutputLength.Draw draw = lengths.draw(random, budget);
+        if (draw.tokens() < Math.min(chat.minTokens(), budget)) {
+            int tokens = Math.min(chat.minTokens(), budget);
+            draw = new OutputLength.Draw(tokens, tokens >= chat.maxTokens());
+        }
         String[] pieces = generator.pieces(random, draw.tokens());
         Completion.Stop stop = draw.capped() ? Completion.Stop.MAX_TOKENS : Completion.Stop.END;
         String matched = null;

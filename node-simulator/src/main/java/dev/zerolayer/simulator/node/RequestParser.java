@@ -61,7 +61,7 @@ public final class RequestParser {
         }
         return new ChatRequest(model, max, stream, includeUsage, texts, texts.size(), List.of(), List.of(),
                 ChatRequest.ToolChoice.AUTO, ChatRequest.Thinking.OFF, stops(root.get("stop")), n, false,
-                texts.isEmpty() ? "" : texts.get(texts.size() - 1), true);
+                texts.isEmpty() ? "" : texts.get(texts.size() - 1), true, minTokens(root, max));
     }
 
     private static JsonNode readObject(byte[] body) {
@@ -152,7 +152,7 @@ public final class RequestParser {
                 ? new ChatRequest.Thinking(true, thinking.path("display").asString("").equals("omitted"))
                 : ChatRequest.Thinking.OFF;
         return new ChatRequest(model, max, stream, false, texts, messages, definitions, tools, choice, think,
-                stops(root.get("stop_sequences")), 1, afterToolResult, latestUser, false);
+                stops(root.get("stop_sequences")), 1, afterToolResult, latestUser, false, minTokens(root, max));
     }
 
     private ChatRequest openAi(JsonNode root) {
@@ -226,7 +226,20 @@ public final class RequestParser {
                     toolChoice.path("function").path("name").asString(""));
         }
         return new ChatRequest(model, max, stream, includeUsage, texts, list.size(), definitions, tools, choice,
-                ChatRequest.Thinking.OFF, stops(root.get("stop")), n, afterToolResult, latestUser, false);
+                ChatRequest.Thinking.OFF, stops(root.get("stop")), n, afterToolResult, latestUser, false,
+                minTokens(root, max));
+    }
+
+    /**
+     * vLLM's sampling extensions, honoured by both APIs here: {@code ignore_eos: true} generates the whole limit,
+     * {@code min_tokens} at least that many (never past the limit).
+     */
+    private static int minTokens(JsonNode root, int max) {
+        if (root.path("ignore_eos").asBoolean(false)) {
+            return max;
+        }
+        JsonNode min = root.get("min_tokens");
+        return min == null || min.isNull() ? 0 : Math.min(max, Math.max(0, min.asInt(0)));
     }
 
     /** OpenAI {@code n}: 1 to 128 choices. */

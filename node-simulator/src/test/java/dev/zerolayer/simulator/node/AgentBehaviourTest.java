@@ -15,7 +15,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * A node that agents can talk to: a required (or asked-for) tool is called with an input that fits its schema, and the
  * turn after the tool's result is text; thinking comes first with a signature; {@code n} gives that many choices; a stop
- * sequence ends the text; legacy completions are answered; all of it the same for the same request.
+ * sequence ends the text; legacy completions are answered; {@code ignore_eos} generates the whole limit; all of it the
+ * same for the same request.
  */
 class AgentBehaviourTest {
 
@@ -157,6 +158,12 @@ class AgentBehaviourTest {
         String stream = node.post("/v1/completions", "{\"model\":\"m\",\"prompt\":\"Once\",\"max_tokens\":8,"
                 + "\"stream\":true}").body();
         assertThat(stream).contains("\"object\":\"text_completion\"").endsWith("data: [DONE]\n\n");
+
+        // vLLM's ignore_eos: the whole limit, stopped by it
+        JsonNode whole = json(node.post("/v1/messages", "{\"model\":\"m\",\"max_tokens\":300,\"ignore_eos\":true,"
+                + "\"messages\":[{\"role\":\"user\",\"content\":\"Hi\"}]}"));
+        assertThat(whole.path("usage").path("output_tokens").intValue()).isEqualTo(300);
+        assertThat(whole.path("stop_reason").stringValue()).isEqualTo("max_tokens");
 
         String request = anthropicTools("Weather in `Lisbon` please", "{\"type\":\"any\"}", false);
         assertThat(json(node.post("/v1/messages", request)).path("content"))
