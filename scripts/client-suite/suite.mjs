@@ -4,7 +4,7 @@
 // a whole answer, a streamed answer, a full tool round trip (tool call -> tool result -> final answer) and one error.
 //
 // Usage: ZEROLAYER_URL=http://127.0.0.1:8080 ZEROLAYER_API_KEY=zl-... node suite.mjs [client ...]
-//        (RESULTS=path writes the results as JSON; ONLY=client,client runs some clients)
+//        (RESULTS=path writes the results as JSON, TABLE=path as a Markdown table; ONLY=client,client runs some)
 // Prints one line per case and a table; exits 1 when any case fails.
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
@@ -396,5 +396,12 @@ const failed = results.filter((result) => !result.ok);
 console.log(JSON.stringify({ passed: results.length - failed.length, failed: failed.length, versions }));
 if (process.env.RESULTS) {
   writeFileSync(process.env.RESULTS, JSON.stringify({ base, node: process.version, versions, results }, null, 2));
+}
+if (process.env.TABLE) {
+  // the results as Markdown: one row per case, then the versions
+  const rows = results.map((r) => `| ${r.client} | ${r.case} | ${r.ok ? 'pass' : 'FAIL: ' + r.error.replaceAll('|', '/').slice(0, 120)} | ${r.ms} |`);
+  const table = ['| client | case | result | ms |', '|---|---|---|---|', ...rows, '',
+    `Node.js ${process.version}; ${Object.entries(versions).map(([name, v]) => `\`${name}\` ${v}`).join(', ')}.`, ''].join('\n');
+  writeFileSync(process.env.TABLE, table);
 }
 process.exit(failed.length ? 1 : 0);

@@ -10,6 +10,7 @@ import dev.zerolayer.contracts.fallback.TierLimits;
 import dev.zerolayer.contracts.fallback.TierSpec;
 import dev.zerolayer.contracts.router.RoutingDecision;
 import dev.zerolayer.contracts.telemetry.NodeHealth;
+import dev.zerolayer.contracts.telemetry.NodeRegistration;
 import dev.zerolayer.contracts.telemetry.NodeState;
 import dev.zerolayer.contracts.telemetry.UpstreamProtocol;
 import dev.zerolayer.contracts.topics.Topics;
@@ -120,9 +121,23 @@ class TransparencyIT {
             nodes.put(id, node);
             // the slow node has a cluster of its own (haiku's second), so it serves alone while the first is down
             String cluster = (row[0].equals("hSlow") ? "haikuslow" : row[1]) + "-" + run;
-            health.add(GatewayIT.health(id, (String) row[1], cluster, node.baseUrl(),
+            NodeHealth entry = GatewayIT.health(id, (String) row[1], cluster, node.baseUrl(),
                     (Boolean) row[3] ? UpstreamProtocol.OPENAI : UpstreamProtocol.ANTHROPIC, NodeState.HEALTHY,
-                    (Double) row[5], 0.1));
+                    (Double) row[5], 0.1);
+            if (row[1].equals("sonnet")) {
+                // sonnet's nodes need a credential: its name is in their registration, its value in the router's
+                // configuration
+                NodeRegistration r = entry.registration();
+                entry = new NodeHealth(entry.eventId(), entry.occurredAt(), entry.schemaVersion(), entry.nodeId(),
+                        new NodeRegistration(r.eventId(), r.occurredAt(), r.schemaVersion(), r.nodeId(), r.tier(),
+                                r.cluster(), r.standbyOf(), r.upstreamBaseUrl(), r.protocol(), r.model(),
+                                r.capacity(), r.hardwareProfile(), "sonnet-key"),
+                        entry.state(), entry.score(), entry.reasons(), entry.diagnosis(), entry.load(),
+                        entry.queueDepth(), entry.kvCacheUsage(), entry.predictedReadyAt(),
+                        entry.warmupDurationsMs(), entry.lastSampleAgeMs(), entry.clusterLoadSpike(),
+                        entry.policyVersion());
+            }
+            health.add(entry);
         }
         nodes.get("hSlow-" + run).slowStream(Duration.ofMillis(150), 12);
         PolicyDocument d = PolicyDocument.defaults();
@@ -156,7 +171,8 @@ class TransparencyIT {
         Fleet fleet = fleet();
         try (KafkaTestClient kafka = new KafkaTestClient(SharedKafka.broker().bootstrapServers());
                 RunningService service = RunningService.start(RouterApplication.class,
-                        SharedKafka.broker().bootstrapServers(), "zerolayer.router.max-request-body=64KB")) {
+                        SharedKafka.broker().bootstrapServers(), "zerolayer.router.max-request-body=64KB",
+                        "zerolayer.router.upstream-credentials.sonnet-key=authorization: Bearer node-secret")) {
             await().atMost(WAIT).until(() -> service.bean(dev.zerolayer.platform.topics.TopicGuard.class).ready());
             kafka.publish(Topics.FALLBACK_POLICY, fleet.policy());
             fleet.health().forEach(node -> kafka.publish(Topics.TELEMETRY_NODE_HEALTH, node));
@@ -211,7 +227,9 @@ class TransparencyIT {
                 "claude-code-20250219,interleaved-thinking-2025-05-14", "context-management-2025-06-27");
         assertThat(received.header("anthropic-version")).containsExactly("2023-06-01");
         assertThat(received.header("x-stainless-lang")).containsExactly("js");
+        // the client's credential stays behind; the node gets the one its registration names, from the router
         assertThat(received.header("x-api-key")).isEmpty();
+        assertThat(received.header("authorization")).containsExactly("Bearer node-secret");
         assertThat(received.header("anthropic-routing-priority")).isEmpty();
         assertThat(received.header("anthropic-debug")).isEmpty();
     }

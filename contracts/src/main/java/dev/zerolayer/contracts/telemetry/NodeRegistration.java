@@ -10,7 +10,9 @@ import java.time.Instant;
 
 /**
  * A node announces itself: id, tier, cluster, the cluster it stands by for (if any), upstream base URL, protocol, model
- * name and capacity (concurrent requests it serves before queueing).
+ * name, capacity (concurrent requests it serves before queueing), hardware profile, and the name of the credential the
+ * router sends it (null: none; the secret itself lives in the router's configuration, never on a topic). A record
+ * written before the credential existed decodes without one.
  */
 public record NodeRegistration(
         String eventId,
@@ -24,7 +26,8 @@ public record NodeRegistration(
         UpstreamProtocol protocol,
         String model,
         int capacity,
-        String hardwareProfile) implements NodeTelemetry {
+        String hardwareProfile,
+        String credentialRef) implements NodeTelemetry {
 
     public static final int SCHEMA_VERSION = 1;
 
@@ -39,6 +42,17 @@ public record NodeRegistration(
         if (capacity < 1) {
             throw new InvalidEventException("capacity must be >= 1, was " + capacity);
         }
+        if (credentialRef != null && !credentialRef.matches("[A-Za-z0-9._-]{1,64}")) {
+            throw new InvalidEventException("credentialRef must be 1-64 letters, digits, '.', '_' or '-'");
+        }
+    }
+
+    /** A registration whose node needs no credential. */
+    public NodeRegistration(String eventId, Instant occurredAt, int schemaVersion, String nodeId, String tier,
+            String cluster, String standbyOf, String upstreamBaseUrl, UpstreamProtocol protocol, String model,
+            int capacity, String hardwareProfile) {
+        this(eventId, occurredAt, schemaVersion, nodeId, tier, cluster, standbyOf, upstreamBaseUrl, protocol, model,
+                capacity, hardwareProfile, null);
     }
 
     public static NodeRegistration of(String nodeId, String tier, String cluster, String standbyOf, String upstreamBaseUrl,

@@ -20,6 +20,7 @@ import dev.zerolayer.router.decision.Routed;
 import dev.zerolayer.router.dispatch.Attempt;
 import dev.zerolayer.router.dispatch.DispatchTrace;
 import dev.zerolayer.router.dispatch.Dispatcher;
+import dev.zerolayer.router.dispatch.NodeCredentials;
 import dev.zerolayer.router.dispatch.UpstreamFailure;
 import dev.zerolayer.router.events.DecisionPublisher;
 import dev.zerolayer.router.state.ActivePolicy;
@@ -33,11 +34,10 @@ import dev.zerolayer.router.wire.ClientRequest;
 import dev.zerolayer.router.wire.ForwardedHeaders;
 import dev.zerolayer.router.wire.RequestParser;
 import dev.zerolayer.routing.decision.RouteDecision;
-import dev.zerolayer.routing.decision.ScoredCandidate;
-import dev.zerolayer.routing.refusal.RefusalDetector;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.io.buffer.DataBuffer;
@@ -50,9 +50,8 @@ import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import tools.jackson.core.JacksonException;
+import reactor.core.scheduler.Schedulers;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -67,6 +66,8 @@ public class GatewayHandler {
     /** The request id header (as the Anthropic API sends it); the decision event is keyed by it. */
     public static final String REQUEST_ID = "request-id";
     private static final TierLimits DEFAULT_LIMITS = new TierLimits(4_000, 60_000);
+    /** Bodies larger than this are parsed and counted off the event loop. */
+    private static final int LARGE_BODY = 256 * 1024;
 
     /** What a request asks the gateway to do. */
     enum Mode { DISPATCH, EXPLAIN, COUNT }
@@ -82,11 +83,13 @@ public class GatewayHandler {
     private final RequestBodies bodies;
     private final RequestTracing tracing;
     private final ResponseItems responseItems;
+    private final NodeCredentials credentials;
 
     public GatewayHandler(ApiKeyAuthenticator authenticator, RateLimits rateLimits, RequestRouter router,
             Dispatcher dispatcher, ActivePolicy policy, CompactedView<SessionEntry> sessions,
             DecisionPublisher publisher, GatewayMetrics metrics, long maxBodyBytes, RequestTracing tracing,
-            ResponseItems responseItems) {
+            ResponseItems responseItems, NodeCredentials credentials) {
+        this.credentials = credentials;
         this.tracing = tracing;
         this.authenticator = authenticator;
         this.rateLimits = rateLimits;
@@ -136,35 +139,43 @@ public class GatewayHandler {
             rateLimits.acquire(scope.keyId);
             String pin = pin(headers);
             checkContentType(headers);
-            return bodies.read(http).flatMap(bytes -> {
-                scope.bodyRead = true;
-                ClientRequest request = parse(api, mode, bytes);
-                scope.request = request;
-                scope.sessionHash = SessionKeys.sessionHash(headers.getFirst(ZeroLayerHeaders.SESSION_ID),
-                        request.userId(), scope.keyId, remote == null ? "unknown" : remote.getHostString());
-                if (mode == Mode.COUNT) {
-                    return countResponse(scope, request);
-                }
-                UpstreamBodies upstream = new UpstreamBodies(request);
-                String sticky = sessions.get(scope.sessionHash).map(SessionEntry::stickyNode).orElse(null);
-                Routed routed = router.route(request, upstream, pin, sticky, scope.keyId);
-                scope.routed = routed;
-                metrics.routed(routed.decision().tier(), routed.decision().cluster(), routed.routeNanos());
-                if (mode == Mode.EXPLAIN) {
-                    return explainResponse(scope);
-                }
-                if (!routed.decision().servable()) {
-                    if (routed.blocked() != null) {
-                        return Mono.error(ApiException.invalid(routed.blocked().describe(api == ClientApi.ANTHROPIC
-                                ? "OpenAI" : "Anthropic") + ", and no node speaking the client's API can serve "
-                                + "the request now"));
-                    }
-                    return Mono.error(ApiException.overloaded("no node can serve the request right now"));
-                }
-                Call call = new Call(request, upstream, ForwardedHeaders.of(headers), http.uri().getRawQuery());
-                return request.stream() ? stream(http, scope, call) : whole(scope, call);
-            });
+            return bodies.read(http).flatMap(bytes -> bytes.length > LARGE_BODY
+                    // a large body's parsing and token counting would hold the event loop: done on a worker
+                    ? Mono.defer(() -> serve(http, headers, scope, api, mode, pin, remote, bytes))
+                            .subscribeOn(Schedulers.boundedElastic())
+                    : serve(http, headers, scope, api, mode, pin, remote, bytes));
         }).onErrorResume(e -> errorResponse(scope, e));
+    }
+
+    /** A request whose body has been read: parse, count or route, then explain or dispatch. */
+    private Mono<ServerResponse> serve(ServerRequest http, HttpHeaders headers, RequestScope scope, ClientApi api,
+            Mode mode, String pin, InetSocketAddress remote, byte[] bytes) {
+        scope.bodyRead = true;
+        ClientRequest request = parse(api, mode, bytes);
+        scope.request = request;
+        scope.sessionHash = SessionKeys.sessionHash(headers.getFirst(ZeroLayerHeaders.SESSION_ID),
+                request.userId(), scope.keyId, remote == null ? "unknown" : remote.getHostString());
+        if (mode == Mode.COUNT) {
+            return countResponse(scope, request);
+        }
+        UpstreamBodies upstream = new UpstreamBodies(request);
+        String sticky = sessions.get(scope.sessionHash).map(SessionEntry::stickyNode).orElse(null);
+        Routed routed = router.route(request, upstream, pin, sticky, scope.keyId);
+        scope.routed = routed;
+        metrics.routed(routed.decision().tier(), routed.decision().cluster(), routed.routeNanos());
+        if (mode == Mode.EXPLAIN) {
+            return explainResponse(scope);
+        }
+        if (!routed.decision().servable()) {
+            if (routed.blocked() != null) {
+                return Mono.error(ApiException.invalid(routed.blocked().describe(api == ClientApi.ANTHROPIC
+                        ? "OpenAI" : "Anthropic") + ", and no node speaking the client's API can serve "
+                        + "the request now"));
+            }
+            return Mono.error(ApiException.overloaded("no node can serve the request right now"));
+        }
+        Call call = new Call(request, upstream, ForwardedHeaders.of(headers), http.uri().getRawQuery());
+        return request.stream() ? stream(http, scope, call) : whole(scope, call);
     }
 
     /** What one dispatched request needs for its attempts: the request, its upstream bodies, headers, query. */
@@ -216,40 +227,7 @@ public class GatewayHandler {
     }
 
     private Mono<ServerResponse> explainResponse(RequestScope scope) {
-        Routed routed = scope.routed;
-        RouteDecision decision = routed.decision();
-        ObjectNode body = EventCodec.mapper().createObjectNode();
-        body.put("request_id", scope.requestId);
-        body.put("tier", decision.tier());
-        body.put("cluster", decision.cluster());
-        body.put("node", decision.node());
-        body.put("servable", decision.servable());
-        ArrayNode ranked = body.putArray("ranked");
-        decision.ranked().forEach(ranked::add);
-        body.put("token_count", routed.tokenCount());
-        body.put("complexity_score", routed.complexity());
-        body.put("complexity_model", routed.complexityModelVersion());
-        body.put("policy_version", routed.policyVersion());
-        body.put("fallback_triggered", decision.fallbackTriggered());
-        body.put("fallback_reason", decision.fallbackReason());
-        body.put("warning", decision.warning());
-        body.put("cache_hit", decision.cacheHit());
-        body.put("translated", routed.crossProtocol());
-        if (routed.blocked() != null) {
-            body.put("untranslatable_field", routed.blocked().field());
-        }
-        body.put("route_time_ms", routed.routeNanos() / 1e6);
-        ArrayNode rules = body.putArray("rules_fired");
-        decision.rulesFired().forEach(rules::add);
-        ArrayNode candidates = body.putArray("candidates");
-        for (ScoredCandidate c : decision.candidates()) {
-            ObjectNode node = candidates.addObject();
-            node.put("node", c.nodeId()).put("tier", c.tier()).put("cluster", c.cluster())
-                    .put("eligible", c.eligible()).put("excluded_because", c.excludedBecause())
-                    .put("score", c.score());
-            node.putObject("terms").put("prefix_share", c.prefixShare()).put("load", c.loadTerm())
-                    .put("queue", c.queueTerm()).put("health", c.healthTerm()).put("sticky", c.stickyBonus());
-        }
+        ObjectNode body = Explanations.of(scope.requestId, scope.routed);
         finish(scope, DecisionStatus.EXPLAINED, 200);
         return json(scope, 200, body);
     }
@@ -281,8 +259,14 @@ public class GatewayHandler {
         if (same && call.query() != null && !call.query().isEmpty()) {
             path = path + "?" + call.query();
         }
+        Map<String, String> extra = tracing.headers(scope.span);
+        Map.Entry<String, String> credential = credentials.header(node.credentialRef());
+        if (credential != null) {
+            extra = new java.util.LinkedHashMap<>(extra);
+            extra.put(credential.getKey(), credential.getValue());
+        }
         return new Attempt.Call(path, call.upstream().body(node.protocol(), node.model()),
-                call.headers().forNode(call.request().api(), node.protocol(), tracing.headers(scope.span)));
+                call.headers().forNode(call.request().api(), node.protocol(), extra));
     }
 
     private Answers answers(RequestScope scope, Call call) {
@@ -313,10 +297,10 @@ public class GatewayHandler {
             metrics.ttfb(scope.dispatch.ttfbNanos());
             RefusalFallback refusal = policy.documentFor(scope.keyId).refusalFallback();
             if (refusal.mode() != RefusalFallback.Mode.OFF && scope.refusalHandling == null
-                    && isRefusal(scope.api, body)) {
+                    && Refusals.isRefusal(scope.api, body)) {
                 if (refusal.mode() == RefusalFallback.Mode.ANNOTATE) {
                     scope.refusalHandling = "annotated";
-                    annotate(scope.api, body, refusal.prefix());
+                    Refusals.annotate(scope.api, body, refusal.prefix());
                 } else {
                     return retryOnNextTier(scope, call, body);
                 }
@@ -361,68 +345,6 @@ public class GatewayHandler {
         });
     }
 
-    private static boolean isRefusal(ClientApi api, ObjectNode body) {
-        if (api == ClientApi.ANTHROPIC) {
-            String text = null;
-            for (JsonNode block : body.path("content")) {
-                if ("text".equals(block.path("type").asString(""))) {
-                    text = block.path("text").asString("");
-                    break;
-                }
-            }
-            return RefusalDetector.isRefusal(body.path("stop_reason").asString(null), null, text);
-        }
-        if (api == ClientApi.RESPONSES) {
-            for (JsonNode item : body.path("output")) {
-                for (JsonNode part : item.path("content")) {
-                    if ("output_text".equals(part.path("type").asString(""))) {
-                        return RefusalDetector.isRefusal(null, null, part.path("text").asString(""));
-                    }
-                }
-            }
-            return false;
-        }
-        JsonNode choice = body.path("choices").path(0);
-        JsonNode message = choice.path("message");
-        String text = api == ClientApi.COMPLETIONS ? choice.path("text").asString(null)
-                : message.path("content").isString() ? message.path("content").asString() : null;
-        return RefusalDetector.isRefusal(choice.path("finish_reason").asString(null),
-                message.path("refusal").isString() ? message.path("refusal").asString() : null, text);
-    }
-
-    /** Prepends the policy's explanatory prefix to the answer's first text. */
-    private static void annotate(ClientApi api, ObjectNode body, String prefix) {
-        if (api == ClientApi.ANTHROPIC) {
-            for (JsonNode block : body.path("content")) {
-                if (block instanceof ObjectNode text && "text".equals(text.path("type").asString(""))) {
-                    text.put("text", prefix + text.path("text").asString(""));
-                    return;
-                }
-            }
-            return;
-        }
-        if (api == ClientApi.RESPONSES) {
-            for (JsonNode item : body.path("output")) {
-                for (JsonNode part : item.path("content")) {
-                    if (part instanceof ObjectNode text && "output_text".equals(text.path("type").asString(""))) {
-                        text.put("text", prefix + text.path("text").asString(""));
-                        return;
-                    }
-                }
-            }
-            return;
-        }
-        if (api == ClientApi.COMPLETIONS && body.path("choices").path(0) instanceof ObjectNode choice) {
-            choice.put("text", prefix + choice.path("text").asString(""));
-            return;
-        }
-        if (body.path("choices").path(0).path("message") instanceof ObjectNode message) {
-            String content = message.path("content").isString() ? message.path("content").asString()
-                    : message.path("refusal").asString("");
-            message.put("content", prefix + content);
-        }
-    }
-
     /**
      * Streaming: the response commits with the first client event (route headers set then); a failure before it
      * becomes an ordinary error response (the node's 4xx as it was, else 529/504), a failure after it ends the stream
@@ -459,7 +381,7 @@ public class GatewayHandler {
                 .doOnCancel(() -> finish(scope, DecisionStatus.STREAM_FAILED, 499))
                 .onErrorResume(e -> {
                     // nothing was sent yet: the API's error instead of an event stream
-                    Failure failure = failure(e, scope.api);
+                    Failures.Failure failure = Failures.of(e, scope.api);
                     finish(scope, failure.status(), failure.http());
                     response.setStatusCode(HttpStatusCode.valueOf(failure.http()));
                     response.getHeaders().setContentType(MediaType.APPLICATION_JSON);
@@ -503,57 +425,8 @@ public class GatewayHandler {
                 .bodyValue(EventCodec.mapper().writeValueAsBytes(body));
     }
 
-    /** An error as the client sees it: status, the decision status it records, and the body in the API's shape. */
-    private record Failure(int http, DecisionStatus status, byte[] body) {
-    }
-
-    private static Failure failure(Throwable e, ClientApi api) {
-        if (e instanceof ApiException error) {
-            DecisionStatus status = switch (error.status()) {
-                case 529 -> DecisionStatus.OVERLOADED;
-                case 504 -> DecisionStatus.TIMEOUT;
-                default -> error.status() >= 500 ? DecisionStatus.OVERLOADED : DecisionStatus.REJECTED;
-            };
-            return new Failure(error.status(), status, api.errorBody(error.type(), error.getMessage()));
-        }
-        if (e instanceof UpstreamFailure upstream && !upstream.bypassable()) {
-            return new Failure(upstream.status(), DecisionStatus.REJECTED, nodeError(upstream, api));
-        }
-        if (e instanceof UpstreamFailure) {
-            return new Failure(529, DecisionStatus.OVERLOADED, api.errorBody("overloaded_error",
-                    "no node could serve the request"));
-        }
-        log.error("unexpected failure handling a request: {}", e.toString());
-        return new Failure(500, DecisionStatus.OVERLOADED, api.errorBody("api_error", "internal error"));
-    }
-
-    /**
-     * A node's refusal of the request (a 4xx) in the client's API: its own body when the node speaks an API of the
-     * same error shape, else its type and message in the client's shape.
-     */
-    static byte[] nodeError(UpstreamFailure upstream, ClientApi api) {
-        byte[] body = upstream.body();
-        JsonNode parsed = null;
-        try {
-            parsed = body.length == 0 ? null : EventCodec.mapper().readTree(body);
-        } catch (JacksonException e) {
-            // not JSON: described below
-        }
-        JsonNode error = parsed == null ? null : parsed.get("error");
-        if (error == null || !error.isObject()) {
-            return api.errorBody("invalid_request_error", "the upstream node rejected the request (HTTP "
-                    + upstream.status() + ")");
-        }
-        boolean anthropicShaped = "error".equals(parsed.path("type").asString(""));
-        if (anthropicShaped != !api.openAiShaped()) {
-            return api.errorBody(error.path("type").asString("invalid_request_error"),
-                    error.path("message").asString("the upstream node rejected the request"));
-        }
-        return body;
-    }
-
     private Mono<ServerResponse> errorResponse(RequestScope scope, Throwable e) {
-        Failure failure = failure(e, scope.api);
+        Failures.Failure failure = Failures.of(e, scope.api);
         finish(scope, failure.status(), failure.http());
         return ServerResponse.status(failure.http()).contentType(MediaType.APPLICATION_JSON)
                 .header(ZeroLayerHeaders.TRACE_ID, scope.traceId)

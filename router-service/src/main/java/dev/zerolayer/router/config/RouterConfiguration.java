@@ -21,6 +21,7 @@ import dev.zerolayer.router.auth.RateLimits;
 import dev.zerolayer.router.decision.PromptPrefixes;
 import dev.zerolayer.router.decision.RequestRouter;
 import dev.zerolayer.router.dispatch.Dispatcher;
+import dev.zerolayer.router.dispatch.NodeCredentials;
 import dev.zerolayer.router.dispatch.EventLoops;
 import dev.zerolayer.router.dispatch.NodeGuards;
 import dev.zerolayer.router.dispatch.UpstreamClient;
@@ -220,7 +221,8 @@ public class RouterConfiguration {
             DecisionPublisher publisher, GatewayMetrics metrics, RouterProperties properties, RequestTracing tracing,
             ResponseItems responseItems) {
         return new GatewayHandler(authenticator, rateLimits, router, dispatcher, policy, sessions, publisher, metrics,
-                properties.maxRequestBody().toBytes(), tracing, responseItems);
+                properties.maxRequestBody().toBytes(), tracing, responseItems,
+                new NodeCredentials(properties.upstreamCredentials()));
     }
 
     @Bean

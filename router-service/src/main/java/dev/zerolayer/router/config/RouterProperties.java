@@ -3,6 +3,7 @@ package dev.zerolayer.router.config;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Positive;
 import java.time.Duration;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
@@ -26,6 +27,8 @@ import org.springframework.validation.annotation.Validated;
  * @param apiKeysFilePoll      how often the keys file is checked for a change
  * @param responseItems        Responses output items kept for later item references (the most recent ones)
  * @param responseItemsTtl     how long a Responses output item is kept
+ * @param upstreamCredentials  credentials nodes name in their registration ({@code credentialRef}), each a header line
+ *                             ({@code authorization: Bearer …}); never sent to a node that does not name it
  */
 @Validated
 @ConfigurationProperties("zerolayer.router")
@@ -42,5 +45,10 @@ public record RouterProperties(
         @DefaultValue("") String apiKeysFile,
         @DefaultValue("1s") Duration apiKeysFilePoll,
         @DefaultValue("10000") @Min(0) int responseItems,
-        @DefaultValue("1h") Duration responseItemsTtl) {
+        @DefaultValue("1h") Duration responseItemsTtl,
+        Map<String, String> upstreamCredentials) {
+
+    public RouterProperties {
+        upstreamCredentials = upstreamCredentials == null ? Map.of() : Map.copyOf(upstreamCredentials);
+    }
 }

@@ -85,8 +85,15 @@ public class Dispatcher {
             trace.attempting(node);
             Duration ttfb = Duration.ofNanos(Math.min(limits.ttfbLimit().toNanos(), remaining));
             boolean deadlineBound = remaining < limits.ttfbLimit().toNanos();
-            return one(node, registration.get(), attemptFor.apply(registration.get()), limits, ttfb, deadlineBound,
-                    answerNanos, trace, started)
+            Flux<T> tried;
+            try {
+                tried = one(node, registration.get(), attemptFor.apply(registration.get()), limits, ttfb,
+                        deadlineBound, answerNanos, trace, started);
+            } catch (UpstreamFailure cannotCall) {
+                // the node cannot be called at all (a credential it names is missing): the next one is tried
+                tried = Flux.error(cannotCall);
+            }
+            return tried
                     .onErrorResume(e -> !started.get() && bypassable(e), e -> {
                         trace.failed(reasonOf(e));
                         return attempt(ranked, index + 1, nodes, attemptFor, limits, firstTokenNanos, answerNanos,

@@ -8,6 +8,7 @@ import dev.zerolayer.platform.testing.KafkaTestClient;
 import dev.zerolayer.platform.testing.RunningService;
 import dev.zerolayer.contracts.testing.SeededFuzz;
 import dev.zerolayer.router.RouterApplication;
+import dev.zerolayer.router.wire.ClientApi;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -33,7 +34,7 @@ class ClientApiFuzzIT {
     private static final int CASES = 400;
     private static final Duration PER_REQUEST = Duration.ofSeconds(15);
     private static final String[] PATHS = {"/v1/messages", "/v1/chat/completions", "/v1/messages/count_tokens",
-        "/v1/route/explain"};
+        "/v1/route/explain", "/v1/responses", "/v1/completions"};
     private static final String[] CONTENT_TYPES = {"application/json", "application/json", "application/json",
         "application/json", "application/json", "application/json", "application/json; charset=utf-8",
         "application/vnd.api+json", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data",
@@ -65,11 +66,10 @@ class ClientApiFuzzIT {
             fleet.publishTo(router, kafka);
             SeededFuzz.run(surface, CASES, (random, i) -> {
                 String path = PATHS[random.nextInt(PATHS.length)];
-                boolean openAi = path.equals("/v1/chat/completions");
+                boolean openAi = ClientApi.forPath(path).openAiShaped();
                 byte[] body = random.nextInt(5) == 0
-                        ? EventCodec.mapper().writeValueAsBytes(openAi ? ClientBodies.openAi(random)
-                                : ClientBodies.anthropic(random))
-                        : ClientBodies.damage(random, openAi ? ClientBodies.openAi(random) : ClientBodies.anthropic(random));
+                        ? EventCodec.mapper().writeValueAsBytes(ClientBodies.forPath(path, random))
+                        : ClientBodies.damage(random, ClientBodies.forPath(path, random));
                 String[] headers = headers(random);
                 long sent = System.nanoTime();
                 HttpResponse<String> response = send(clients.get(), router, path, body, headers);
@@ -78,7 +78,7 @@ class ClientApiFuzzIT {
                             (System.nanoTime() - sent) / 1_000_000, describe(path, body, headers));
                 }
                 statuses.merge(response.statusCode(), 1, Integer::sum);
-                checkAnswer(openAi, response);
+                checkAnswer(openAi, path.equals("/v1/responses"), response);
             });
             System.out.println(surface + " statuses: " + statuses);
             assertThat(statuses).containsKey(200).containsKey(400);
@@ -96,7 +96,7 @@ class ClientApiFuzzIT {
                     HttpResponse<String> response = send(http, router, path, body.getBytes(StandardCharsets.UTF_8),
                             new String[] {"content-type", "application/json"});
                     assertThat(response.statusCode()).as(path).isEqualTo(400);
-                    checkAnswer(path.equals("/v1/chat/completions"), response);
+                    checkAnswer(ClientApi.forPath(path).openAiShaped(), false, response);
                 }
             }
         }
@@ -180,17 +180,24 @@ class ClientApiFuzzIT {
                 + body.length + " bytes) " + (text.length() > 400 ? text.substring(0, 400) + "…" : text);
     }
 
-    /** Not a 5xx; a 200 is a complete answer; an error is the API's shape with a message and no stack trace. */
-    static void checkAnswer(boolean openAi, HttpResponse<String> response) {
+    /**
+     * Not a 5xx; a 200 is a complete answer; an error is the API's shape with a message and no stack trace, quoting no
+     * prompt text (a Responses answer echoes the request's {@code instructions}, as the API does).
+     */
+    static void checkAnswer(boolean openAi, boolean echoesInstructions, HttpResponse<String> response) {
         int status = response.statusCode();
         String body = response.body();
         assertThat(status).as("status of %s", body.length() > 300 ? body.substring(0, 300) : body).isLessThan(500);
         assertThat(response.headers().firstValue("X-Anthropic-Trace-ID")).isPresent();
-        assertThat(body).doesNotContain("Exception").doesNotContain("\tat ").doesNotContain(ClientBodies.MARKER);
+        assertThat(body).doesNotContain("Exception").doesNotContain("\tat ");
+        if (status != 200 || !echoesInstructions) {
+            assertThat(body).doesNotContain(ClientBodies.MARKER);
+        }
         boolean eventStream = response.headers().firstValue("content-type").orElse("").startsWith("text/event-stream");
         if (status == 200 && eventStream) {
             assertThat(body).satisfiesAnyOf(b -> assertThat(b).endsWith("data: [DONE]\n\n"),
-                    b -> assertThat(b).contains("event: message_stop"));
+                    b -> assertThat(b).contains("event: message_stop"),
+                    b -> assertThat(b).containsPattern("event: response\\.(completed|incomplete)\n"));
             return;
         }
         JsonNode json = EventCodec.mapper().readTree(body);

@@ -96,6 +96,65 @@ public final class ClientBodies {
         return body;
     }
 
+    /** A valid OpenAI Responses body, varied: a string or items (messages, function calls and outputs), tools. */
+    public static ObjectNode responses(Random random) {
+        ObjectNode body = NODES.objectNode();
+        body.put("model", pick(random, "gpt-4o-mini", "gpt-5", "anything"));
+        if (random.nextBoolean()) {
+            body.put("stream", random.nextBoolean());
+        }
+        if (random.nextBoolean()) {
+            body.put("max_output_tokens", 1 + random.nextInt(4096));
+        }
+        if (random.nextInt(3) == 0) {
+            body.put("instructions", prompt(random));
+        }
+        if (random.nextInt(4) == 0) {
+            body.putArray("tools").addObject().put("type", "function").put("name", "f").putObject("parameters")
+                    .put("type", "object");
+        }
+        if (random.nextInt(3) == 0) {
+            body.put("input", prompt(random));
+            return body;
+        }
+        ArrayNode input = body.putArray("input");
+        input.addObject().put("role", "user").putArray("content").addObject().put("type", "input_text")
+                .put("text", prompt(random));
+        if (random.nextBoolean()) {
+            input.addObject().put("type", "function_call").put("call_id", "c1").put("name", "f").put("arguments", "{}");
+            input.addObject().put("type", "function_call_output").put("call_id", "c1").put("output", prompt(random));
+        }
+        return body;
+    }
+
+    /** A valid legacy Completions body: a prompt string, strings or token ids. */
+    public static ObjectNode completions(Random random) {
+        ObjectNode body = NODES.objectNode();
+        body.put("model", pick(random, "gpt-3.5-turbo-instruct", "anything"));
+        switch (random.nextInt(3)) {
+            case 0 -> body.put("prompt", prompt(random));
+            case 1 -> body.putArray("prompt").add(prompt(random)).add(prompt(random));
+            default -> body.putArray("prompt").add(NODES.arrayNode().add(1).add(2).add(3));
+        }
+        if (random.nextBoolean()) {
+            body.put("max_tokens", 1 + random.nextInt(64));
+        }
+        if (random.nextBoolean()) {
+            body.put("stream", random.nextBoolean());
+        }
+        return body;
+    }
+
+    /** A valid body for a client API path. */
+    public static ObjectNode forPath(String path, Random random) {
+        return switch (path) {
+            case "/v1/chat/completions" -> openAi(random);
+            case "/v1/responses" -> responses(random);
+            case "/v1/completions" -> completions(random);
+            default -> anthropic(random);
+        };
+    }
+
     private static ObjectNode textBlock(Random random) {
         return NODES.objectNode().put("type", "text").put("text", prompt(random));
     }

@@ -49,6 +49,22 @@ class RequestParserFuzzTest {
     }
 
     @Test
+    void openAiResponsesBodies() {
+        SeededFuzz.run("openai /v1/responses body", CASES, (random, i) -> {
+            byte[] body = ClientBodies.damage(random, ClientBodies.responses(random));
+            parseOrRefuse(ClientApi.RESPONSES, body, RequestParser::responses);
+        });
+    }
+
+    @Test
+    void openAiLegacyCompletionBodies() {
+        SeededFuzz.run("openai /v1/completions body", CASES, (random, i) -> {
+            byte[] body = ClientBodies.damage(random, ClientBodies.completions(random));
+            parseOrRefuse(ClientApi.COMPLETIONS, body, RequestParser::completions);
+        });
+    }
+
+    @Test
     void undamagedBodiesOfBothApisAlwaysParse() {
         SeededFuzz.run("valid bodies", 2_000, (random, i) -> {
             ClientRequest anthropic = RequestParser.anthropic(EventCodec.mapper().writeValueAsBytes(
@@ -57,6 +73,10 @@ class RequestParserFuzzTest {
             ClientRequest openAi = RequestParser.openAi(EventCodec.mapper().writeValueAsBytes(
                     ClientBodies.openAi(random)));
             assertThat(openAi.model()).isNotBlank();
+            assertThat(RequestParser.responses(EventCodec.mapper().writeValueAsBytes(ClientBodies.responses(random)))
+                    .conversation().turns()).isNotEmpty();
+            assertThat(RequestParser.completions(EventCodec.mapper().writeValueAsBytes(
+                    ClientBodies.completions(random))).maxOutputTokens()).isPositive();
         });
     }
 
@@ -66,6 +86,8 @@ class RequestParserFuzzTest {
             byte[] raw = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
             parseOrRefuse(ClientApi.ANTHROPIC, raw, bytes -> RequestParser.anthropic(bytes, true));
             parseOrRefuse(ClientApi.OPENAI, raw, RequestParser::openAi);
+            parseOrRefuse(ClientApi.RESPONSES, raw, RequestParser::responses);
+            parseOrRefuse(ClientApi.COMPLETIONS, raw, RequestParser::completions);
         }
     }
 
@@ -83,6 +105,8 @@ class RequestParserFuzzTest {
             JsonNode shape = EventCodec.mapper().readTree(api.errorBody(refused.type(), refused.getMessage()));
             if (api == ClientApi.ANTHROPIC) {
                 assertThat(shape.path("type").stringValue()).isEqualTo("error");
+            } else {
+                assertThat(shape.has("type")).isFalse();
             }
             assertThat(shape.path("error").path("type").stringValue()).isEqualTo("invalid_request_error");
             assertThat(shape.path("error").path("message").stringValue()).isEqualTo(refused.getMessage());

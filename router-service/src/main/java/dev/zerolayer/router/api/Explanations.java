@@ -1,0 +1,52 @@
+package dev.zerolayer.router.api;
+
+import dev.zerolayer.contracts.codec.EventCodec;
+import dev.zerolayer.router.decision.Routed;
+import dev.zerolayer.routing.decision.RouteDecision;
+import dev.zerolayer.routing.decision.ScoredCandidate;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** The body of {@code /v1/route/explain}: the decision, what it was made from, and every candidate's terms. */
+final class Explanations {
+
+    private Explanations() {
+    }
+
+    static ObjectNode of(String requestId, Routed routed) {
+        RouteDecision decision = routed.decision();
+        ObjectNode body = EventCodec.mapper().createObjectNode();
+        body.put("request_id", requestId);
+        body.put("tier", decision.tier());
+        body.put("cluster", decision.cluster());
+        body.put("node", decision.node());
+        body.put("servable", decision.servable());
+        ArrayNode ranked = body.putArray("ranked");
+        decision.ranked().forEach(ranked::add);
+        body.put("token_count", routed.tokenCount());
+        body.put("complexity_score", routed.complexity());
+        body.put("complexity_model", routed.complexityModelVersion());
+        body.put("policy_version", routed.policyVersion());
+        body.put("fallback_triggered", decision.fallbackTriggered());
+        body.put("fallback_reason", decision.fallbackReason());
+        body.put("warning", decision.warning());
+        body.put("cache_hit", decision.cacheHit());
+        body.put("translated", routed.crossProtocol());
+        if (routed.blocked() != null) {
+            body.put("untranslatable_field", routed.blocked().field());
+        }
+        body.put("route_time_ms", routed.routeNanos() / 1e6);
+        ArrayNode rules = body.putArray("rules_fired");
+        decision.rulesFired().forEach(rules::add);
+        ArrayNode candidates = body.putArray("candidates");
+        for (ScoredCandidate c : decision.candidates()) {
+            ObjectNode node = candidates.addObject();
+            node.put("node", c.nodeId()).put("tier", c.tier()).put("cluster", c.cluster())
+                    .put("eligible", c.eligible()).put("excluded_because", c.excludedBecause())
+                    .put("score", c.score());
+            node.putObject("terms").put("prefix_share", c.prefixShare()).put("load", c.loadTerm())
+                    .put("queue", c.queueTerm()).put("health", c.healthTerm()).put("sticky", c.stickyBonus());
+        }
+        return body;
+    }
+}
