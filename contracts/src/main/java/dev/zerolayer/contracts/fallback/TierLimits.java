@@ -1,12 +1,17 @@
 package dev.zerolayer.contracts.fallback;
 
+import com.fasterxml.jackson.annotation.JacksonInject;
+import com.fasterxml.jackson.annotation.OptBoolean;
+
 /**
  * Limits of one tier: time to the first token per attempt, the deadline for a first token (bypasses included), the
  * time each requested output token adds to the whole answer's deadline ({@code deadlineMs + maxTokens ×
  * answerMsPerToken}), and the tier's context window in tokens (a prompt longer than it never goes to the tier). A record
  * written before the last two existed decodes with their defaults.
  */
-public record TierLimits(long ttfbLimitMs, long deadlineMs, Long answerMsPerToken, Integer contextTokens) {
+public record TierLimits(long ttfbLimitMs, long deadlineMs,
+        @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) Long answerMsPerToken,
+        @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) Integer contextTokens) {
 
     /** Per requested output token: 20 tokens a second, slower than any tier the simulator models. */
     public static final long DEFAULT_ANSWER_MS_PER_TOKEN = 50;

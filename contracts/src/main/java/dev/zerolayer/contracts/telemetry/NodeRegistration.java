@@ -4,6 +4,8 @@ import static dev.zerolayer.contracts.event.EventChecks.envelope;
 import static dev.zerolayer.contracts.event.EventChecks.present;
 import static dev.zerolayer.contracts.event.EventChecks.text;
 
+import com.fasterxml.jackson.annotation.JacksonInject;
+import com.fasterxml.jackson.annotation.OptBoolean;
 import dev.zerolayer.contracts.event.EventChecks;
 import dev.zerolayer.contracts.event.InvalidEventException;
 import java.time.Instant;
@@ -27,7 +29,8 @@ public record NodeRegistration(
         String model,
         int capacity,
         String hardwareProfile,
-        String credentialRef) implements NodeTelemetry {
+        @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) String credentialRef)
+        implements NodeTelemetry {
 
     public static final int SCHEMA_VERSION = 1;
 

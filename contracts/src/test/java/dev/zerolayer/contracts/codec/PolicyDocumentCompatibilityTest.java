@@ -6,11 +6,14 @@ import dev.zerolayer.contracts.fallback.FallbackAlerting;
 import dev.zerolayer.contracts.fallback.FallbackPolicy;
 import dev.zerolayer.contracts.fallback.PolicyDocument;
 import dev.zerolayer.contracts.fallback.RefusalFallback;
+import dev.zerolayer.contracts.fallback.TierLimits;
+import dev.zerolayer.contracts.telemetry.NodeRegistration;
+import java.util.List;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.ObjectNode;
 
-/** A policy record written before refusalFallback and alerting existed still decodes, with their defaults. */
+/** Records written before a field existed still decode, with its default (policy, tier limits, registrations). */
 class PolicyDocumentCompatibilityTest {
 
     @Test
@@ -26,6 +29,26 @@ class PolicyDocumentCompatibilityTest {
         assertThat(decoded.document().refusalFallback()).isEqualTo(RefusalFallback.defaults());
         assertThat(decoded.document().alerting()).isEqualTo(FallbackAlerting.defaults());
         assertThat(decoded.document()).isEqualTo(PolicyDocument.defaults());
+    }
+
+    @Test
+    void olderTierLimitsAndRegistrationsDecodeWithTheirDefaults() throws Exception {
+        ObjectNode event = (ObjectNode) EventCodec.mapper().readTree(EventCodecGoldenTest.read("fallback-policy"));
+        ObjectNode limits = (ObjectNode) event.get("document").get("limits");
+        limits.properties().forEach(tier -> ((ObjectNode) tier.getValue()).remove(List.of("answerMsPerToken",
+                "contextTokens")));
+        FallbackPolicy decoded = EventCodec.decode(
+                EventCodec.mapper().writeValueAsString(event).getBytes(StandardCharsets.UTF_8), FallbackPolicy.class);
+        assertThat(decoded.document().limits().get("haiku").contextTokens()).isEqualTo(TierLimits.DEFAULT_CONTEXT_TOKENS);
+        assertThat(decoded.document().limits().get("haiku").answerMsPerToken())
+                .isEqualTo(TierLimits.DEFAULT_ANSWER_MS_PER_TOKEN);
+
+        ObjectNode registration = (ObjectNode) EventCodec.mapper().readTree(EventCodecGoldenTest.read(
+                "node-registration"));
+        registration.remove("credentialRef");
+        NodeRegistration older = EventCodec.decode(EventCodec.mapper().writeValueAsString(registration)
+                .getBytes(StandardCharsets.UTF_8), NodeRegistration.class);
+        assertThat(older.credentialRef()).isNull();
     }
 
     @Test
