@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -46,12 +45,7 @@ public final class ChatEvents {
         if (event.data().trim().equals("[DONE]")) {
             return end();
         }
-        ObjectNode chunk;
-        try {
-            chunk = EventCodec.mapper().readTree(event.data()) instanceof ObjectNode object ? object : null;
-        } catch (JacksonException e) {
-            chunk = null;
-        }
+        ObjectNode chunk = event.json();
         if (chunk == null) {
             return List.of();
         }

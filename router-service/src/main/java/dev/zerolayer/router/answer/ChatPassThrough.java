@@ -7,7 +7,6 @@ import dev.zerolayer.router.wire.SseFramer;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Supplier;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -103,12 +102,7 @@ final class ChatPassThrough implements StreamAnswer {
             terminal = true;
             return raw;
         }
-        ObjectNode data;
-        try {
-            data = EventCodec.mapper().readTree(event.data()) instanceof ObjectNode object ? object : null;
-        } catch (JacksonException e) {
-            data = null;
-        }
+        ObjectNode data = event.json();
         if (data == null) {
             return raw;
         }

@@ -1,10 +1,8 @@
 package dev.zerolayer.router.answer;
 
-import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.router.wire.SseEvent;
 import dev.zerolayer.router.wire.SseFramer;
 import java.nio.charset.StandardCharsets;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -39,12 +37,12 @@ final class ChatWhole implements WholeAnswer {
             assembler.done();
             return;
         }
-        try {
-            if (EventCodec.mapper().readTree(event.data()) instanceof ObjectNode chunk) {
-                assembler.accept(chunk);
-            }
-        } catch (JacksonException e) {
+        ObjectNode chunk = event.json();
+        if (chunk == null) {
+            // a malformed chunk: the answer would miss what it carried
             broken = true;
+        } else {
+            assembler.accept(chunk);
         }
     }
 

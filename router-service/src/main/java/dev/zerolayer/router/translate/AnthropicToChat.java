@@ -1,5 +1,8 @@
 package dev.zerolayer.router.translate;
 
+import static dev.zerolayer.router.translate.TranslationJson.copy;
+import static dev.zerolayer.router.translate.TranslationJson.obj;
+
 import dev.zerolayer.contracts.codec.EventCodec;
 import java.util.Set;
 import tools.jackson.databind.JsonNode;
@@ -240,16 +243,7 @@ public final class AnthropicToChat {
                         throw new Untranslatable("tools." + i + "." + field, "no Chat Completions equivalent");
                     }
                 }
-                ObjectNode function = list.addObject().put("type", "function").putObject("function");
-                function.put("name", tool.path("name").asString(""));
-                if (tool.path("description").isString()) {
-                    function.put("description", tool.get("description").stringValue());
-                }
-                function.set("parameters", tool.path("input_schema").isObject() ? tool.get("input_schema").deepCopy()
-                        : obj().put("type", "object"));
-                if (tool.path("strict").isBoolean()) {
-                    function.put("strict", tool.get("strict").booleanValue());
-                }
+                TranslationJson.functionTool(list, tool, "input_schema");
             }
         }
         JsonNode choice = in.get("tool_choice");
@@ -267,16 +261,5 @@ public final class AnthropicToChat {
         if (choice.path("disable_parallel_tool_use").asBoolean(false) && out.has("tools")) {
             out.put("parallel_tool_calls", false);
         }
-    }
-
-    private static void copy(JsonNode from, String field, ObjectNode to, String as) {
-        JsonNode value = from.get(field);
-        if (value != null && !value.isNull()) {
-            to.set(as, value.deepCopy());
-        }
-    }
-
-    private static ObjectNode obj() {
-        return EventCodec.mapper().createObjectNode();
     }
 }

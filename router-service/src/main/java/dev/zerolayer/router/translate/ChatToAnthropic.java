@@ -1,5 +1,8 @@
 package dev.zerolayer.router.translate;
 
+import static dev.zerolayer.router.translate.TranslationJson.copy;
+import static dev.zerolayer.router.translate.TranslationJson.obj;
+
 import dev.zerolayer.contracts.codec.EventCodec;
 import java.util.Set;
 import tools.jackson.core.JacksonException;
@@ -338,16 +341,5 @@ public final class ChatToAnthropic {
         if (converted != null && (any || converted.path("type").asString("").equals("none"))) {
             out.set("tool_choice", converted);
         }
-    }
-
-    private static void copy(JsonNode from, String field, ObjectNode to, String as) {
-        JsonNode value = from.get(field);
-        if (value != null && !value.isNull()) {
-            to.set(as, value.deepCopy());
-        }
-    }
-
-    private static ObjectNode obj() {
-        return EventCodec.mapper().createObjectNode();
     }
 }

@@ -1,5 +1,8 @@
 package dev.zerolayer.router.translate;
 
+import static dev.zerolayer.router.translate.TranslationJson.copy;
+import static dev.zerolayer.router.translate.TranslationJson.obj;
+
 import dev.zerolayer.contracts.codec.EventCodec;
 import java.util.Set;
 import tools.jackson.databind.JsonNode;
@@ -203,16 +206,7 @@ public final class ResponsesToChat {
                     throw new Untranslatable("tools[" + i + "].type", "hosted tool '" + type
                             + "' is not run by this gateway");
                 }
-                ObjectNode function = list.addObject().put("type", "function").putObject("function");
-                function.put("name", tool.path("name").asString(""));
-                if (tool.path("description").isString()) {
-                    function.put("description", tool.get("description").stringValue());
-                }
-                function.set("parameters", tool.path("parameters").isObject() ? tool.get("parameters").deepCopy()
-                        : obj().put("type", "object"));
-                if (tool.path("strict").isBoolean()) {
-                    function.put("strict", tool.get("strict").booleanValue());
-                }
+                TranslationJson.functionTool(list, tool, "parameters");
             }
         }
         JsonNode choice = in.get("tool_choice");
@@ -229,16 +223,5 @@ public final class ResponsesToChat {
             throw new Untranslatable("tool_choice.type", "only none, auto, required or a named function have an "
                     + "equivalent");
         }
-    }
-
-    private static void copy(JsonNode from, String field, ObjectNode to, String as) {
-        JsonNode value = from.get(field);
-        if (value != null && !value.isNull()) {
-            to.set(as, value.deepCopy());
-        }
-    }
-
-    private static ObjectNode obj() {
-        return EventCodec.mapper().createObjectNode();
     }
 }

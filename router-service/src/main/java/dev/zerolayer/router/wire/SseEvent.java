@@ -1,6 +1,9 @@
 package dev.zerolayer.router.wire;
 
+import dev.zerolayer.contracts.codec.EventCodec;
 import java.nio.charset.StandardCharsets;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.node.ObjectNode;
 
 /** One server-sent event: its {@code event:} name (null when none) and its {@code data:} lines joined by newlines. */
 public record SseEvent(String event, String data) {
@@ -28,6 +31,18 @@ public record SseEvent(String event, String data) {
                     ? end + 2 : end + 1;
         }
         return new SseEvent(event, data == null ? null : data.toString());
+    }
+
+    /** The data as a JSON object, or null when it is none (absent, {@code [DONE]}, malformed, another JSON value). */
+    public ObjectNode json() {
+        if (data == null) {
+            return null;
+        }
+        try {
+            return EventCodec.mapper().readTree(data) instanceof ObjectNode object ? object : null;
+        } catch (JacksonException e) {
+            return null;
+        }
     }
 
     /** The wire form, ending with the blank line. */
