@@ -1,23 +1,38 @@
-# syntax=docker/dockerfile:1
 # node-simulator image: a fleet of simulated vLLM-like GPU nodes (admin API on 18085, nodes on 18100+)
-# Build from the repository root:  docker build -f docker/node-simulator.Dockerfile -t zerolayer/node-simulator .
+#
+# Build from the repository root (BuildKit: the default builder since Docker 23; DOCKER_BUILDKIT=1 before that):
+#   docker build -f docker/node-simulator.Dockerfile -t zerolayer/node-simulator .
+# From the jar the host built (./mvnw -pl node-simulator -am package -DskipTests): no Maven and no network in the build
+#   docker build -f docker/node-simulator.Dockerfile --build-arg JAR_SOURCE=host -t zerolayer/node-simulator .
+# Base images are arguments, for a mirror or a local image: --build-arg BUILD_IMAGE=… --build-arg RUNTIME_IMAGE=…
+# The context is filtered by docker/node-simulator.Dockerfile.dockerignore: sources, plus this service's jar only.
+ARG BUILD_IMAGE=eclipse-temurin:17-jdk
+ARG RUNTIME_IMAGE=eclipse-temurin:17-jre
+ARG JAR_SOURCE=source
 
-# --- build: the module and what it needs, with the Maven wrapper (tests run in CI, not here) ---
-FROM eclipse-temurin:17-jdk AS build
+# --- jar from source: the module and what it needs, with the Maven wrapper (tests run in CI, not here) ---
+FROM ${BUILD_IMAGE} AS jar-source
 WORKDIR /src
 COPY . .
 RUN --mount=type=cache,target=/root/.m2 \
     ./mvnw -B -q -pl node-simulator -am package -DskipTests \
  && cp node-simulator/target/node-simulator.jar /application.jar
 
+# --- jar from the host: the one ./mvnw package left in node-simulator/target ---
+FROM scratch AS jar-host
+COPY node-simulator/target/node-simulator.jar /application.jar
+
+# --- the jar chosen by JAR_SOURCE (BuildKit builds only the stage it needs) ---
+FROM jar-${JAR_SOURCE} AS jar
+
 # --- extract: Spring Boot's layered layout (dependencies change less often than the application) ---
-FROM eclipse-temurin:17-jre AS extract
+FROM ${RUNTIME_IMAGE} AS extract
 WORKDIR /extract
-COPY --from=build /application.jar application.jar
+COPY --from=jar /application.jar application.jar
 RUN java -Djarmode=tools -jar application.jar extract --layers --destination layers
 
 # --- runtime: JRE only, non-root ---
-FROM eclipse-temurin:17-jre
+FROM ${RUNTIME_IMAGE}
 LABEL org.opencontainers.image.title="zerolayer-node-simulator" \
       org.opencontainers.image.description="ZeroLayer node-simulator: a fleet of simulated vLLM-like GPU nodes (admin API on 18085, nodes on 18100+)"
 RUN groupadd --system --gid 10001 zerolayer \

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.Yaml;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The Helm chart rendered and linted by Helm itself (helm-java bundles it), for the default values and
@@ -182,6 +183,29 @@ class HelmChartTest {
         Map<String, Object> container2 = map(list(Repo.at(ofKind(objects, "Deployment").get(0),
                 "spec.template.spec.containers")).get(0));
         assertThat(env(container2)).containsEntry("ZEROLAYER_PROVISIONTOPICS", "true");
+    }
+
+    /**
+     * The manifest scripts/compose-check runs on a container engine (scripts/chart-on-engine.mjs): the chart with the
+     * topic Job visible, the images compose builds ({@code zerolayer/<service>:latest}) and compose's broker.
+     */
+    @Test
+    void rendersTheManifestThatComposeCheckRunsOnAnEngine() throws IOException {
+        String text = new Helm(masked).template().withName("zl").withNamespace("zerolayer")
+                .withKubeVersion(KUBE_VERSION).set("image.tag", "latest").set("image.pullPolicy", "Never")
+                .set("kafka.bootstrapServers", "kafka:9092").set("auth.apiKeys", "sk-chart-on-engine")
+                .set("auth.adminToken", "admin-chart-on-engine").set("simulator.enabled", "true").call();
+        List<Map<String, Object>> objects = Repo.yamlDocuments(text);
+
+        assertThat(ofKind(objects, "Job")).hasSize(1);
+        assertThat(ofKind(objects, "Deployment")).hasSize(CHART_KEY.size()).allSatisfy(d -> {
+            Map<String, Object> container = map(list(Repo.at(d, "spec.template.spec.containers")).get(0));
+            assertThat(String.valueOf(container.get("image"))).matches("zerolayer/[a-z-]+:latest")
+                    .isEqualTo("zerolayer/" + map(Repo.at(d, "metadata.labels")).get("app.kubernetes.io/component") + ":latest");
+        });
+        Path out = Path.of("target", "chart-on-engine", "manifest.json");
+        Files.createDirectories(out.getParent());
+        Files.writeString(out, JsonMapper.builder().build().writeValueAsString(objects));
     }
 
     @Test

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.utils.AppInfoParser;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -106,6 +107,10 @@ class ComposeFileTest {
             assertThat(at(service, "depends_on.topics.condition")).isEqualTo("service_completed_successfully");
             assertThat(at(service, "deploy.resources.limits.memory")).as(config.module()).isNotNull();
             assertThat(at(service, "build.dockerfile")).isEqualTo("docker/" + config.module() + ".Dockerfile");
+            assertThat(at(service, "build.args")).as(config.module()).isEqualTo(Map.of(
+                    "JAR_SOURCE", "${ZEROLAYER_JAR_SOURCE:-source}",
+                    "BUILD_IMAGE", "${ZEROLAYER_BUILD_IMAGE:-eclipse-temurin:17-jdk}",
+                    "RUNTIME_IMAGE", "${ZEROLAYER_RUNTIME_IMAGE:-eclipse-temurin:17-jre}"));
             assertThat(String.valueOf(service.get("image"))).startsWith("zerolayer/" + config.module() + ":");
         }
         assertThat(strings(service(compose, "router-service").get("ports"))).contains("8080:8080");
@@ -116,7 +121,9 @@ class ComposeFileTest {
     @Test
     void theBrokerTopicsAndTheFleetFitTogether() {
         Map<String, Object> kafka = service(compose, "kafka");
-        assertThat(String.valueOf(kafka.get("image"))).startsWith("apache/kafka:");
+        // the public broker image by default, of the Kafka version the services are built against
+        assertThat(String.valueOf(kafka.get("image"))).isEqualTo("${ZEROLAYER_KAFKA_IMAGE:-apache/kafka:"
+                + AppInfoParser.getVersion() + "}");
         Map<String, String> kafkaEnv = environment(kafka);
         assertThat(kafkaEnv.get("KAFKA_PROCESS_ROLES")).isEqualTo("broker,controller");
         assertThat(kafkaEnv.get("KAFKA_ADVERTISED_LISTENERS")).contains("PLAINTEXT://kafka:9092");
@@ -140,6 +147,24 @@ class ComposeFileTest {
         for (String name : List.of("kafka", "topics", "prometheus", "grafana")) {
             assertThat(at(service(compose, name), "deploy.resources.limits.memory")).as(name).isNotNull();
         }
+    }
+
+    @Test
+    void runsUnderComposeV1AndV2AndOptionalPartsAreOptIn() {
+        // Compose v1 refuses a top-level name: the project name comes from .env, which v1 and v2 both read
+        assertThat(compose).doesNotContainKey("name");
+        assertThat(Repo.read(".env").lines()).contains("COMPOSE_PROJECT_NAME=zerolayer");
+        // third-party images are the public ones unless a variable names another (a mirror, a test stand-in)
+        assertThat(String.valueOf(service(compose, "prometheus").get("image")))
+                .isEqualTo("${ZEROLAYER_PROMETHEUS_IMAGE:-prom/prometheus:v3.5.0}");
+        assertThat(String.valueOf(service(compose, "grafana").get("image")))
+                .startsWith("${ZEROLAYER_GRAFANA_IMAGE:-grafana/grafana:");
+        // Grafana only with its profile; everything else always
+        assertThat(strings(service(compose, "grafana").get("profiles"))).containsExactly("grafana");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> services = (Map<String, Object>) compose.get("services");
+        services.forEach((name, service) -> assertThat(Repo.at(service, "profiles"))
+                .as(name).isEqualTo(name.equals("grafana") ? List.of("grafana") : null));
     }
 
     @Test

@@ -11,8 +11,9 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Each service's Dockerfile: built from its module with the wrapper, extracted into Spring Boot layers, run on a JRE
- * as a non-root user with container-sized heap, exposing and health-checking the port its configuration uses.
+ * Each service's Dockerfile: its jar built from the module with the wrapper or taken from the host, extracted into
+ * Spring Boot layers, run on a JRE (base images as build arguments) as a non-root user with container-sized heap,
+ * exposing and health-checking the port its configuration uses; its own ignore file lets exactly its jar through.
  */
 class DockerfilesTest {
 
@@ -24,9 +25,27 @@ class DockerfilesTest {
             List<String> stages = Arrays.asList(text.split("(?m)^FROM "));
             String runtime = stages.get(stages.size() - 1);
 
-            // build with the wrapper from the module; the jar name is the module's finalName
-            assertThat(text).as(module).contains("./mvnw -B -q -pl " + module + " -am package")
+            // no BuildKit frontend to pull; base images are arguments defaulting to the public ones
+            assertThat(text).as(module).doesNotContainPattern("(?m)^# *syntax=")
+                    .containsPattern("(?m)^ARG BUILD_IMAGE=eclipse-temurin:17-jdk$")
+                    .containsPattern("(?m)^ARG RUNTIME_IMAGE=eclipse-temurin:17-jre$")
+                    .containsPattern("(?m)^ARG JAR_SOURCE=source$")
+                    .containsPattern("(?m)^FROM jar-\\$\\{JAR_SOURCE} AS jar$");
+            // the jar: built with the wrapper from the module (its name is the module's finalName) or the host's
+            assertThat(stage(stages, "jar-source")).startsWith("${BUILD_IMAGE} AS jar-source")
+                    .contains("./mvnw -B -q -pl " + module + " -am package")
                     .contains("cp " + module + "/target/" + module + ".jar /application.jar");
+            assertThat(stage(stages, "jar-host")).startsWith("scratch AS jar-host")
+                    .contains("COPY " + module + "/target/" + module + ".jar /application.jar")
+                    .doesNotContain("RUN ");
+            // the host's jar reaches the build through this Dockerfile's own ignore file, and nothing else built does
+            List<String> ignore = Repo.read("docker/" + module + ".Dockerfile.dockerignore").lines()
+                    .filter(l -> !l.isBlank() && !l.startsWith("#")).toList();
+            assertThat(ignore).as(module).contains("**/target/", "!" + module + "/target/" + module + ".jar",
+                    "**/node_modules/");
+            assertThat(ignore.stream().filter(l -> l.startsWith("!"))).hasSize(1);
+            assertThat(ignore).containsAll(Repo.read(".dockerignore").lines()
+                    .filter(l -> !l.isBlank() && !l.startsWith("#")).toList());
             assertThat(Repo.read(module + "/pom.xml")).contains("<finalName>${project.artifactId}</finalName>");
             // layered jar
             assertThat(text).contains("java -Djarmode=tools -jar application.jar extract --layers");
@@ -34,7 +53,7 @@ class DockerfilesTest {
                 assertThat(runtime).contains("COPY --from=extract /extract/layers/" + layer + "/ ./");
             }
             // JRE base, non-root numeric user
-            assertThat(runtime).startsWith("eclipse-temurin:17-jre");
+            assertThat(runtime).startsWith("${RUNTIME_IMAGE}\n");
             Matcher user = Pattern.compile("(?m)^USER (\\d+)(?::(\\d+))?$").matcher(runtime);
             assertThat(user.find()).as(module + " USER").isTrue();
             assertThat(Integer.parseInt(user.group(1))).isPositive();
@@ -50,6 +69,11 @@ class DockerfilesTest {
         }
         String check = Repo.read("docker/healthcheck.sh");
         assertThat(check).startsWith("#!/bin/bash").contains("/dev/tcp/127.0.0.1/").contains(" 200");
-        assertThat(Repo.read(".dockerignore")).contains("**/target/");
+        assertThat(Repo.read(".dockerignore")).contains("**/target/").contains("**/node_modules/");
+    }
+
+    private static String stage(List<String> stages, String name) {
+        return stages.stream().filter(s -> s.lines().findFirst().orElse("").endsWith(" AS " + name)).findFirst()
+                .orElseThrow(() -> new AssertionError("no stage " + name));
     }
 }
