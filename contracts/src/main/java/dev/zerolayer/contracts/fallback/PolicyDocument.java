@@ -21,7 +21,9 @@ public record PolicyDocument(
         Resilience resilience,
         Map<String, PolicyOverride> apiKeyOverrides,
         @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) RefusalFallback refusalFallback,
-        @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) FallbackAlerting alerting) {
+        @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) FallbackAlerting alerting,
+        @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) Scoring scoring,
+        @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) String peakShapingTier) {
 
     public PolicyDocument {
         tiers = tiers == null ? List.of() : List.copyOf(tiers);
@@ -32,13 +34,35 @@ public record PolicyDocument(
         apiKeyOverrides = apiKeyOverrides == null ? Map.of() : Map.copyOf(apiKeyOverrides);
         refusalFallback = refusalFallback == null ? RefusalFallback.defaults() : refusalFallback;
         alerting = alerting == null ? FallbackAlerting.defaults() : alerting;
+        scoring = scoring == null ? Scoring.defaults() : scoring;
+    }
+
+    /** A policy with the default node scoring and peak-shaping tier. */
+    public PolicyDocument(List<TierSpec> tiers, List<TierRule> tierTable, Map<String, List<String>> chains,
+            Map<String, String> standbyClusters, Thresholds thresholds, Map<String, TierLimits> limits,
+            Resilience resilience, Map<String, PolicyOverride> apiKeyOverrides, RefusalFallback refusalFallback,
+            FallbackAlerting alerting) {
+        this(tiers, tierTable, chains, standbyClusters, thresholds, limits, resilience, apiKeyOverrides,
+                refusalFallback, alerting, null, null);
     }
 
     /** A policy with the default refusal handling and alerting. */
     public PolicyDocument(List<TierSpec> tiers, List<TierRule> tierTable, Map<String, List<String>> chains,
             Map<String, String> standbyClusters, Thresholds thresholds, Map<String, TierLimits> limits,
             Resilience resilience, Map<String, PolicyOverride> apiKeyOverrides) {
-        this(tiers, tierTable, chains, standbyClusters, thresholds, limits, resilience, apiKeyOverrides, null, null);
+        this(tiers, tierTable, chains, standbyClusters, thresholds, limits, resilience, apiKeyOverrides, null, null,
+                null, null);
+    }
+
+    /**
+     * The tier peak shaping watches (SPEC rule 5: its mid-complexity traffic goes one tier down while it is busy): the
+     * policy's {@code peakShapingTier}, else the second tier; null when the policy has fewer than two tiers.
+     */
+    public String shapedTier() {
+        if (peakShapingTier != null) {
+            return peakShapingTier;
+        }
+        return tiers.size() < 2 ? null : tiers.get(1).name();
     }
 
     public static PolicyDocument defaults() {
@@ -67,7 +91,9 @@ public record PolicyDocument(
                 Resilience.defaults(),
                 Map.of(),
                 RefusalFallback.defaults(),
-                FallbackAlerting.defaults());
+                FallbackAlerting.defaults(),
+                Scoring.defaults(),
+                null);
     }
 
     /**
@@ -90,6 +116,6 @@ public record PolicyDocument(
                 override.chains() != null ? override.chains() : chains, standbyClusters,
                 override.thresholds() != null ? override.thresholds() : thresholds, mergedLimits, mergedResilience,
                 apiKeyOverrides, override.refusalFallback() != null ? override.refusalFallback() : refusalFallback,
-                alerting);
+                alerting, override.scoring() != null ? override.scoring() : scoring, peakShapingTier);
     }
 }

@@ -7,7 +7,8 @@ import java.util.Map;
 
 /**
  * What one API key changes of the policy; a null (or absent) field keeps the policy's value. A key can have its own
- * thresholds, tier limits (TTFB, deadline), request rate, tier table, fallback chains, hop limit and refusal handling;
+ * thresholds, tier limits (TTFB, deadline), request rate, tier table, fallback chains, hop limit, refusal handling and
+ * node scoring;
  * the fleet's shape (tiers, clusters, standbys) and the per-node breaker and bulkhead settings are shared by all keys.
  * The fields after {@code requestsPerSecond} came later: records written before them decode with nulls.
  */
@@ -18,7 +19,8 @@ public record PolicyOverride(
         @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) List<TierRule> tierTable,
         @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) Map<String, List<String>> chains,
         @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) Integer hopLimit,
-        @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) RefusalFallback refusalFallback) {
+        @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) RefusalFallback refusalFallback,
+        @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) Scoring scoring) {
 
     public PolicyOverride {
         limits = limits == null ? Map.of() : Map.copyOf(limits);
@@ -28,12 +30,19 @@ public record PolicyOverride(
 
     /** An override of thresholds, limits and request rate only. */
     public PolicyOverride(Thresholds thresholds, Map<String, TierLimits> limits, Integer requestsPerSecond) {
-        this(thresholds, limits, requestsPerSecond, null, null, null, null);
+        this(thresholds, limits, requestsPerSecond, null, null, null, null, null);
+    }
+
+    /** An override without its own node scoring. */
+    public PolicyOverride(Thresholds thresholds, Map<String, TierLimits> limits, Integer requestsPerSecond,
+            List<TierRule> tierTable, Map<String, List<String>> chains, Integer hopLimit,
+            RefusalFallback refusalFallback) {
+        this(thresholds, limits, requestsPerSecond, tierTable, chains, hopLimit, refusalFallback, null);
     }
 
     /** Whether it changes anything the decision or the dispatch reads (the request rate aside). */
     public boolean changesRouting() {
         return thresholds != null || !limits.isEmpty() || tierTable != null || chains != null || hopLimit != null
-                || refusalFallback != null;
+                || refusalFallback != null || scoring != null;
     }
 }

@@ -6,6 +6,7 @@ import dev.zerolayer.contracts.fallback.FallbackAlerting;
 import dev.zerolayer.contracts.fallback.FallbackPolicy;
 import dev.zerolayer.contracts.fallback.PolicyDocument;
 import dev.zerolayer.contracts.fallback.RefusalFallback;
+import dev.zerolayer.contracts.fallback.Scoring;
 import dev.zerolayer.contracts.fallback.TierLimits;
 import dev.zerolayer.contracts.telemetry.NodeRegistration;
 import java.util.List;
@@ -13,7 +14,7 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.ObjectNode;
 
-/** Records written before a field existed still decode, with its default (policy, tier limits, registrations). */
+/** Records written before a field existed still decode, with its default (policy, scoring, tier limits, registrations). */
 class PolicyDocumentCompatibilityTest {
 
     @Test
@@ -22,12 +23,16 @@ class PolicyDocumentCompatibilityTest {
         ObjectNode document = (ObjectNode) event.get("document");
         document.remove("refusalFallback");
         document.remove("alerting");
+        document.remove("scoring");
+        document.remove("peakShapingTier");
 
         FallbackPolicy decoded = EventCodec.decode(
                 EventCodec.mapper().writeValueAsString(event).getBytes(StandardCharsets.UTF_8), FallbackPolicy.class);
 
         assertThat(decoded.document().refusalFallback()).isEqualTo(RefusalFallback.defaults());
         assertThat(decoded.document().alerting()).isEqualTo(FallbackAlerting.defaults());
+        assertThat(decoded.document().scoring()).isEqualTo(Scoring.defaults());
+        assertThat(decoded.document().shapedTier()).isEqualTo("sonnet");
         assertThat(decoded.document()).isEqualTo(PolicyDocument.defaults());
     }
 
@@ -45,10 +50,12 @@ class PolicyDocumentCompatibilityTest {
 
         ObjectNode registration = (ObjectNode) EventCodec.mapper().readTree(EventCodecGoldenTest.read(
                 "node-registration"));
-        registration.remove("credentialRef");
+        registration.remove(List.of("credentialRef", "adapters", "costPerMillionTokens"));
         NodeRegistration older = EventCodec.decode(EventCodec.mapper().writeValueAsString(registration)
                 .getBytes(StandardCharsets.UTF_8), NodeRegistration.class);
         assertThat(older.credentialRef()).isNull();
+        assertThat(older.adapters()).isEmpty();
+        assertThat(older.costPerMillionTokens()).isNull();
     }
 
     @Test

@@ -47,4 +47,19 @@ class PolicyDocumentOverrideTest {
         assertThat(forA.thresholds()).isEqualTo(d.thresholds());
         assertThat(new PolicyOverride(null, null, 5).changesRouting()).isFalse();
     }
+
+    @Test
+    void aKeyCanHaveItsOwnNodeScoringAndKeepsThePolicysPeakShapingTier() {
+        PolicyDocument d = PolicyDocument.defaults();
+        Scoring costly = new Scoring(null, Map.of("cost", 1.0), null, null, 2.0);
+        PolicyOverride override = new PolicyOverride(null, Map.of(), null, null, null, null, null, costly);
+        PolicyDocument withOverride = new PolicyDocument(d.tiers(), d.tierTable(), d.chains(), d.standbyClusters(),
+                d.thresholds(), d.limits(), d.resilience(), Map.of("key-c", override), d.refusalFallback(),
+                d.alerting(), d.scoring(), "opus");
+
+        assertThat(override.changesRouting()).isTrue();
+        assertThat(withOverride.forApiKey("key-c").scoring()).isEqualTo(costly);
+        assertThat(withOverride.forApiKey("key-c").shapedTier()).isEqualTo("opus");
+        assertThat(withOverride.forApiKey("other").scoring()).isEqualTo(Scoring.defaults());
+    }
 }

@@ -1,8 +1,8 @@
 package dev.zerolayer.fallback.dryrun;
 
 import dev.zerolayer.contracts.router.RoutingDecision;
-import dev.zerolayer.routing.decision.DecisionEngine;
 import dev.zerolayer.routing.decision.DecisionInput;
+import dev.zerolayer.routing.decision.RuleFired;
 import java.util.Optional;
 
 /**
@@ -12,13 +12,20 @@ import java.util.Optional;
 public record ReplayInput(int tokenCount, double complexity, String pinnedTier) {
 
     public static Optional<ReplayInput> of(RoutingDecision decision) {
-        boolean mapped = decision.rulesFired().stream().anyMatch(r -> r.startsWith(DecisionEngine.RULE_TIER_TABLE));
+        boolean mapped = false;
+        String pin = null;
+        for (String wire : decision.rulesFired()) {
+            RuleFired rule = RuleFired.parse(wire);
+            if (rule != null && rule.kind() == RuleFired.Kind.TIER_TABLE) {
+                mapped = true;
+            } else if (rule != null && rule.kind() == RuleFired.Kind.PIN && pin == null) {
+                pin = rule.detail();
+            }
+        }
         if (!mapped || decision.tokenCount() < 0 || !Double.isFinite(decision.complexityScore())
                 || decision.complexityScore() < 0 || decision.complexityScore() > 1) {
             return Optional.empty();
         }
-        String pin = decision.rulesFired().stream().filter(r -> r.startsWith(DecisionEngine.RULE_PIN))
-                .map(r -> r.substring(DecisionEngine.RULE_PIN.length())).findFirst().orElse(null);
         return Optional.of(new ReplayInput(decision.tokenCount(), decision.complexityScore(), pin));
     }
 

@@ -4,10 +4,12 @@ import static dev.zerolayer.fallback.policy.PolicyViolation.path;
 
 import dev.zerolayer.contracts.fallback.PolicyDocument;
 import dev.zerolayer.contracts.fallback.Resilience;
+import dev.zerolayer.contracts.fallback.Scoring;
 import dev.zerolayer.contracts.fallback.Thresholds;
 import dev.zerolayer.contracts.fallback.TierLimits;
 import dev.zerolayer.contracts.fallback.TierRule;
 import dev.zerolayer.contracts.fallback.TierSpec;
+import dev.zerolayer.routing.decision.DecisionPlugins;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -21,9 +23,12 @@ import java.util.TreeSet;
 /**
  * What a schema cannot say: names unique; every referenced tier and cluster exists; each chain ends without revisiting a
  * tier; each tier has a reachable cluster; thresholds, tier-table rows and limits are ordered; overrides name known
- * tiers and stay ordered once merged.
+ * tiers and stay ordered once merged; node scoring names plugins the router has, with usable weights and parameters;
+ * the peak-shaping tier exists and has a tier below it.
  */
 public final class PolicySemantics {
+
+    private static final DecisionPlugins PLUGINS = DecisionPlugins.builtIn();
 
     public List<PolicyViolation> validate(PolicyDocument policy) {
         List<PolicyViolation> out = new ArrayList<>();
@@ -36,7 +41,23 @@ public final class PolicySemantics {
         limits(policy.limits(), tiers, path("limits"), true, out);
         resilience(policy.resilience(), out);
         overrides(policy, tiers, out);
+        scoring(policy.scoring(), path("scoring"), out);
+        if (policy.peakShapingTier() != null) {
+            int index = policy.tiers().stream().map(TierSpec::name).toList().indexOf(policy.peakShapingTier());
+            if (index < 0) {
+                out.add(new PolicyViolation(path("peakShapingTier"), unknownTier(policy.peakShapingTier(), tiers)));
+            } else if (index == 0) {
+                out.add(new PolicyViolation(path("peakShapingTier"), "the cheapest tier has no tier below to shape to"));
+            }
+        }
         return out;
+    }
+
+    /** Plugin names the router knows (routing-core's), weights and parameters in range. */
+    private static void scoring(Scoring scoring, String at, List<PolicyViolation> out) {
+        for (String problem : PLUGINS.problems(scoring)) {
+            out.add(new PolicyViolation(at, problem));
+        }
     }
 
     private static Set<String> tiers(PolicyDocument policy, List<PolicyViolation> out) {
@@ -196,6 +217,9 @@ public final class PolicySemantics {
             }
             if (override.chains() != null) {
                 chains(override.chains(), tiers, path("apiKeyOverrides", key, "chains"), out);
+            }
+            if (override.scoring() != null) {
+                scoring(override.scoring(), path("apiKeyOverrides", key, "scoring"), out);
             }
         });
     }

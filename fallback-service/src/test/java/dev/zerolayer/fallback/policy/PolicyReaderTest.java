@@ -101,6 +101,32 @@ class PolicyReaderTest {
     }
 
     @Test
+    void nodeScoringNamesPluginsTheRouterHasWithUsableWeightsAndIsOverridablePerKey() {
+        ObjectNode good = defaults();
+        ((ObjectNode) good.get("scoring").get("weights")).put("cost", 0.2).put("adapter_affinity", 0.3);
+        good.put("peakShapingTier", "opus");
+        PolicyDocument read = READER.read(good.toString(), PolicyFormat.JSON);
+        assertThat(read.scoring().weight("cost")).isEqualTo(0.2);
+        assertThat(read.shapedTier()).isEqualTo("opus");
+
+        assertThat(violations(t -> ((ObjectNode) t.get("scoring").get("weights")).put("gpu_vibes", 0.5)))
+                .anyMatch(v -> v.pointer().equals("/scoring") && v.message().contains("unknown scorer 'gpu_vibes'"));
+        assertThat(violations(t -> ((ObjectNode) t.get("scoring").get("weights")).put("load", -0.5)))
+                .anyMatch(v -> v.pointer().startsWith("/scoring/weights/load"));
+        assertThat(violations(t -> ((ArrayNode) t.get("scoring").get("filters")).add("no_such_filter")))
+                .anyMatch(v -> v.message().contains("unknown filter 'no_such_filter'"));
+        assertThat(violations(t -> ((ObjectNode) t.get("scoring")).put("picker", "random")))
+                .anyMatch(v -> v.message().contains("unknown picker 'random'"));
+        assertThat(violations(t -> t.put("peakShapingTier", "mythos")))
+                .anyMatch(v -> v.pointer().equals("/peakShapingTier") && v.message().contains("unknown tier"));
+        assertThat(violations(t -> t.put("peakShapingTier", "haiku")))
+                .anyMatch(v -> v.pointer().equals("/peakShapingTier") && v.message().contains("no tier below"));
+        assertThat(violations(t -> ((ObjectNode) t.get("apiKeyOverrides")).putObject("key-1").putObject("scoring")
+                .putObject("weights").put("nope", 1.0)))
+                .anyMatch(v -> v.pointer().equals("/apiKeyOverrides/key-1/scoring"));
+    }
+
+    @Test
     void aCycleInAChainIsRefused() {
         List<PolicyViolation> selfLoop = violations(t -> ((ArrayNode) t.get("chains").get("opus")).add("opus"));
         assertThat(selfLoop).extracting(PolicyViolation::pointer).containsExactly("/chains/opus/2");

@@ -7,7 +7,10 @@ import dev.zerolayer.routing.decision.ScoredCandidate;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** The body of {@code /v1/route/explain}: the decision, what it was made from, and every candidate's terms. */
+/**
+ * The body of {@code /v1/route/explain}: the decision, what it was made from, the node scoring that ran (filters, weights,
+ * picker) and every candidate's terms, raw and weighted.
+ */
 final class Explanations {
 
     private Explanations() {
@@ -38,14 +41,29 @@ final class Explanations {
         body.put("route_time_ms", routed.routeNanos() / 1e6);
         ArrayNode rules = body.putArray("rules_fired");
         decision.rulesFired().forEach(rules::add);
+        if (decision.pipeline() != null) {
+            ObjectNode scoring = body.putObject("scoring");
+            ArrayNode filters = scoring.putArray("filters");
+            decision.pipeline().scoring().filters().forEach(filters::add);
+            ObjectNode weights = scoring.putObject("weights");
+            for (String scorer : decision.pipeline().scorerNames()) {
+                weights.put(scorer, decision.pipeline().scoring().weight(scorer));
+            }
+            scoring.put("picker", decision.pipeline().scoring().picker());
+        }
         ArrayNode candidates = body.putArray("candidates");
         for (ScoredCandidate c : decision.candidates()) {
             ObjectNode node = candidates.addObject();
             node.put("node", c.nodeId()).put("tier", c.tier()).put("cluster", c.cluster())
                     .put("eligible", c.eligible()).put("excluded_because", c.excludedBecause())
                     .put("score", c.score());
-            node.putObject("terms").put("prefix_share", c.prefixShare()).put("load", c.loadTerm())
-                    .put("queue", c.queueTerm()).put("health", c.healthTerm()).put("sticky", c.stickyBonus());
+            // each scorer's term in [0,1] and its weighted share of the score, in the pipeline's order
+            ObjectNode terms = node.putObject("terms");
+            ObjectNode weighted = node.putObject("weighted_terms");
+            for (int i = 0; i < c.termCount(); i++) {
+                terms.put(c.termName(i), c.raw(i));
+                weighted.put(c.termName(i), c.weighted(i));
+            }
         }
         return body;
     }

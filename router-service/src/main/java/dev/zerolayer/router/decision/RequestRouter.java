@@ -77,7 +77,7 @@ public class RequestRouter {
         double complexity = clamp(current.scoreValue(request.conversation()));
         PromptPrefixes.Lookup prefix = prefixes.lookup(encoded.ids());
         DecisionInput input = new DecisionInput(tokens, complexity, pinnedTier,
-                prefixes.cacheAware() ? stickyNode : null, prefix.chain().length);
+                prefixes.cacheAware() ? stickyNode : null, prefix.chain().length, request.model());
         List<NodeCandidate> all = fleet.candidates(prefix.leadingBlocksHeld());
         List<NodeCandidate> servable = new ArrayList<>(all.size());
         List<NodeCandidate> sameApi = new ArrayList<>(all.size());
@@ -120,8 +120,8 @@ public class RequestRouter {
         any.ranked().stream().filter(node -> !ranked.contains(node)).forEach(ranked::add);
         int attempts = 1 + Math.max(0, document.resilience().hopLimit());
         return new RouteDecision(sameApi.tier(), sameApi.cluster(), sameApi.node(),
-                ranked.subList(0, Math.min(ranked.size(), attempts)), any.candidates(), sameApi.rulesFired(),
-                sameApi.fallbackTriggered(), sameApi.fallbackReason(), sameApi.warning(), sameApi.cacheHit());
+                ranked.subList(0, Math.min(ranked.size(), attempts)), any.candidates(), sameApi.fired(),
+                sameApi.fallback(), sameApi.warningReason(), sameApi.cacheHit(), sameApi.pipeline());
     }
 
     /** A prompt no tier holds: the API's 400, naming its token count and the largest window. */

@@ -6,6 +6,7 @@ import dev.zerolayer.contracts.telemetry.NodeState;
 import dev.zerolayer.platform.view.CompactedView;
 import dev.zerolayer.router.dispatch.NodeGuards;
 import dev.zerolayer.routing.decision.NodeCandidate;
+import dev.zerolayer.routing.decision.NodeTraits;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The nodes the router knows, only from {@code telemetry.node-health.v1}: placement from each record's registration,
@@ -59,9 +61,18 @@ public class Fleet {
                     stale ? NodeState.HEALTHY : node.state(), stale ? STALE_SCORE : node.score(),
                     stale ? 0.0 : node.load(), stale ? 0 : node.queueDepth(), registration.capacity(),
                     guards.inFlight(node.nodeId()), guards.breakerOpen(node.nodeId()),
-                    leadingBlocksHeld.getOrDefault(node.nodeId(), 0), !stale && node.clusterLoadSpike()));
+                    leadingBlocksHeld.getOrDefault(node.nodeId(), 0), !stale && node.clusterLoadSpike(),
+                    traits(registration)));
         }
         return candidates;
+    }
+
+    private static NodeTraits traits(NodeRegistration registration) {
+        if (registration.adapters().isEmpty() && registration.costPerMillionTokens() == null) {
+            return NodeTraits.NONE;
+        }
+        return new NodeTraits(Set.copyOf(registration.adapters()), registration.costPerMillionTokens() == null
+                ? Double.NaN : registration.costPerMillionTokens());
     }
 
     /** How many node records are older than the policy's stale limit right now. */

@@ -3,12 +3,8 @@ package dev.zerolayer.routing.decision;
 import dev.zerolayer.contracts.fallback.PolicyDocument;
 import dev.zerolayer.contracts.fallback.Thresholds;
 import dev.zerolayer.contracts.fallback.TierLimits;
-import dev.zerolayer.contracts.fallback.TierRule;
-import dev.zerolayer.contracts.fallback.TierSpec;
-import dev.zerolayer.contracts.telemetry.NodeState;
 import dev.zerolayer.routing.health.ClusterHealth;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -16,96 +12,84 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * SPEC section 3, rules 2 to 8, as a pure function of the request, the fleet and the policy: tier table; pin; high
- * complexity (fall one tier unless pinned, then only warn); peak shaping (sonnet-bound mid-complexity requests to haiku
- * while sonnet is above its load mark); load-spike redirect to the standby cluster; cluster health below the mark falls
- * along the tier's chain, pinned or not; then the best-scoring eligible node, with the rest ranked for bypass.
+ * SPEC section 3 as a pure function of the request, the fleet and the policy: the tier rules in order (table, pin,
+ * high complexity, peak shaping: {@link RoutingRules}); the tiers whose context window holds the prompt along the
+ * tier's chain; per tier its clusters, a spiking primary's standby first (rule 6), a cluster below the health mark
+ * passed over, pinned or not (rule 7); in each cluster the policy's node pipeline (filters, weighted scorers, picker:
+ * {@link DecisionPlugins}) ranks the nodes (rule 8); the best eligible node serves, the rest are the bypass order.
  */
 public final class DecisionEngine {
 
-    public static final String HIGH_COMPLEXITY_FALLBACK = "high_complexity_fallback";
-    public static final String TARGET_CLUSTER_UNAVAILABLE = "target_cluster_unavailable";
-    public static final String PEAK_LOAD_SHAPING = "peak_load_shaping";
-    public static final String LOAD_SPIKE_REDIRECT = "load_spike_redirect";
-    /** Fallback reason when the prompt does not fit the target tier's context window. */
-    public static final String CONTEXT_WINDOW_EXCEEDED = "context_window_exceeded";
-    /** Rule fired when every cluster of the chain is below the health mark and one of them serves anyway. */
-    public static final String LAST_RESORT = "last_resort_unhealthy_cluster";
-    /** Prefix of the rule naming the tier-table row's tier, e.g. {@code tier_table:sonnet}. */
-    public static final String RULE_TIER_TABLE = "tier_table:";
-    /** Prefix of the rule naming a pinned tier, e.g. {@code pin:opus}. */
-    public static final String RULE_PIN = "pin:";
+    public static final String HIGH_COMPLEXITY_FALLBACK = FallbackReason.HIGH_COMPLEXITY_FALLBACK.wire();
+    public static final String TARGET_CLUSTER_UNAVAILABLE = FallbackReason.TARGET_CLUSTER_UNAVAILABLE.wire();
+    public static final String PEAK_LOAD_SHAPING = FallbackReason.PEAK_LOAD_SHAPING.wire();
+    public static final String LOAD_SPIKE_REDIRECT = FallbackReason.LOAD_SPIKE_REDIRECT.wire();
+    public static final String CONTEXT_WINDOW_EXCEEDED = FallbackReason.CONTEXT_WINDOW_EXCEEDED.wire();
 
-    /** Eligible nodes first, then by score, highest first, then by node id. */
-    private static final Comparator<ScoredCandidate> RANKING = Comparator.comparing(ScoredCandidate::eligible)
-            .reversed().thenComparing(Comparator.comparingDouble(ScoredCandidate::score).reversed())
-            .thenComparing(ScoredCandidate::nodeId);
+    private final DecisionPlugins plugins;
+    private final RoutingRules rules;
 
-    private final NodeScoring scoring;
-
-    public DecisionEngine(NodeScoring scoring) {
-        this.scoring = scoring;
+    public DecisionEngine(DecisionPlugins plugins, RoutingRules rules) {
+        this.plugins = plugins;
+        this.rules = rules;
     }
 
+    /** routing-core's own plugins and SPEC's rules. */
     public DecisionEngine() {
-        this(NodeScoring.defaults());
+        this(DecisionPlugins.builtIn(), RoutingRules.standard());
+    }
+
+    public DecisionPlugins plugins() {
+        return plugins;
     }
 
     public RouteDecision decide(DecisionInput input, List<NodeCandidate> fleet, PolicyDocument policy) {
         Thresholds thresholds = policy.thresholds();
-        List<String> tierOrder = policy.tiers().stream().map(TierSpec::name).toList();
-        boolean pinned = input.pinnedTier() != null;
+        NodePipeline pipeline = plugins.pipeline(policy.scoring());
+        TierChoice choice = rules.apply(input, policy, fleet);
+        List<RuleFired> fired = new ArrayList<>(choice.fired());
+        List<FallbackReason> fallbacks = new ArrayList<>(choice.fallbacks());
+        String targetTier = choice.tier();
 
-        TierMapping mapping = mapTier(input, policy);
-        List<String> rules = new ArrayList<>(mapping.rulesFired());
-        List<String> fallbacks = new ArrayList<>();
-        if (mapping.fallbackReason() != null) {
-            fallbacks.add(mapping.fallbackReason());
+        List<String> tiers = fitting(targetTier, input.tokenCount(), policy, fired);
+        if (!fits(targetTier, input.tokenCount(), policy)) {
+            fallbacks.add(0, FallbackReason.CONTEXT_WINDOW_EXCEEDED);
         }
-        String warning = mapping.warning();
-        String tier = mapping.tier();
-        if (!pinned && tierOrder.indexOf(tier) == 1 && input.complexity() >= thresholds.peakBandLow()
-                && input.complexity() <= thresholds.peakBandHigh()
-                && tierLoad(tier, fleet) > thresholds.peakLoadMark()) {
-            tier = tierOrder.get(0);
-            fallbacks.add(PEAK_LOAD_SHAPING);
-            rules.add(PEAK_LOAD_SHAPING + ":" + tier);
-        }
-
         Map<String, List<ScoredCandidate>> scoredByCluster = new LinkedHashMap<>();
         Map<String, String> tierOfCluster = new LinkedHashMap<>();
-        List<ScoredCandidate> allScored = new ArrayList<>();
         String chosenTier = null;
         String chosenCluster = null;
+        boolean spikeRedirect = false;
         List<String> ranked = new ArrayList<>();
-        String targetTier = tier;
-        List<String> tiers = fitting(targetTier, input.tokenCount(), policy, rules);
-        if (!fits(targetTier, input.tokenCount(), policy)) {
-            fallbacks.add(0, CONTEXT_WINDOW_EXCEEDED);
-        }
         for (String candidateTier : tiers) {
-            for (String cluster : clusterOrder(candidateTier, policy, fleet, rules)) {
+            for (String cluster : clusterOrder(candidateTier, policy, fleet, fired, pipeline, input)) {
                 List<ScoredCandidate> scored = scoredByCluster.computeIfAbsent(cluster,
-                        c -> score(c, candidateTier, input, fleet));
+                        c -> pipeline.score(c, candidateTier, input, fleet));
                 tierOfCluster.putIfAbsent(cluster, candidateTier);
                 if (chosenCluster == null) {
-                    double health = clusterHealth(cluster, fleet);
+                    double health = clusterHealth(cluster, fleet, pipeline, input);
                     if (health < thresholds.clusterHealthMin()) {
-                        rules.add(String.format(java.util.Locale.ROOT, "cluster_unhealthy:%s(%.2f)", cluster,
-                                health));
+                        fired.add(RuleFired.unhealthy(cluster, health));
                         continue;
                     }
                     if (scored.stream().noneMatch(ScoredCandidate::eligible)) {
-                        rules.add("cluster_no_eligible_node:" + cluster);
+                        fired.add(RuleFired.of(RuleFired.Kind.CLUSTER_NO_ELIGIBLE_NODE, cluster));
                         continue;
                     }
                     chosenTier = candidateTier;
                     chosenCluster = cluster;
                 }
-                scored.stream().filter(ScoredCandidate::eligible).map(ScoredCandidate::nodeId)
-                        .filter(node -> !ranked.contains(node)).forEach(ranked::add);
+                for (ScoredCandidate candidate : scored) {
+                    if (candidate.eligible() && !ranked.contains(candidate.nodeId())) {
+                        ranked.add(candidate.nodeId());
+                    }
+                }
             }
         }
+        for (RuleFired rule : fired) {
+            spikeRedirect |= rule.kind() == RuleFired.Kind.LOAD_SPIKE_REDIRECT;
+        }
+        List<ScoredCandidate> allScored = new ArrayList<>();
         scoredByCluster.values().forEach(allScored::addAll);
         if (chosenCluster == null) {
             // Every cluster of the chain is below the health mark: a routable node of an unhealthy cluster still
@@ -119,96 +103,67 @@ public final class DecisionEngine {
                 if (chosenCluster == null) {
                     chosenCluster = cluster.getKey();
                     chosenTier = tierOfCluster.get(chosenCluster);
-                    rules.add(LAST_RESORT + ":" + chosenCluster);
+                    fired.add(RuleFired.of(RuleFired.Kind.LAST_RESORT, chosenCluster));
                 }
                 eligible.stream().filter(node -> !ranked.contains(node)).forEach(ranked::add);
             }
         }
         if (chosenCluster == null) {
-            rules.add("no_node_available");
-            return new RouteDecision(targetTier, null, null, List.of(), allScored, rules, !fallbacks.isEmpty(),
-                    fallbacks.isEmpty() ? null : fallbacks.get(0), warning, false);
+            fired.add(RuleFired.of(RuleFired.Kind.NO_NODE_AVAILABLE));
+            return new RouteDecision(targetTier, null, null, List.of(), allScored, fired, first(fallbacks),
+                    choice.warning(), false, pipeline);
         }
         if (!chosenTier.equals(targetTier) || !chosenCluster.equals(primaryCluster(targetTier, policy, fleet))) {
-            String reason = rules.stream().anyMatch(r -> r.startsWith(LOAD_SPIKE_REDIRECT))
-                    && chosenTier.equals(targetTier) ? LOAD_SPIKE_REDIRECT : TARGET_CLUSTER_UNAVAILABLE;
-            fallbacks.add(reason);
+            fallbacks.add(spikeRedirect && chosenTier.equals(targetTier) ? FallbackReason.LOAD_SPIKE_REDIRECT
+                    : FallbackReason.TARGET_CLUSTER_UNAVAILABLE);
         }
         int hops = policy.resilience().hopLimit();
         List<String> attempts = ranked.subList(0, Math.min(ranked.size(), 1 + Math.max(0, hops)));
         String node = attempts.get(0);
-        ScoredCandidate chosen = allScored.stream().filter(c -> c.nodeId().equals(node)).findFirst().orElseThrow();
-        boolean cacheHit = input.promptBlocks() > 0 && chosen.prefixShare() >= thresholds.cacheHitBlockShare();
-        rules.add("node_score:" + node);
-        return new RouteDecision(chosenTier, chosenCluster, node, attempts, allScored, rules, !fallbacks.isEmpty(),
-                fallbacks.isEmpty() ? null : fallbacks.get(0), warning, cacheHit);
+        NodeCandidate served = fleet.stream().filter(c -> c.nodeId().equals(node)).findFirst().orElseThrow();
+        boolean cacheHit = input.promptBlocks() > 0
+                && Math.min(1.0, (double) served.prefixBlocksHeld() / input.promptBlocks())
+                        >= thresholds.cacheHitBlockShare();
+        fired.add(RuleFired.of(RuleFired.Kind.NODE_SCORE, node));
+        return new RouteDecision(chosenTier, chosenCluster, node, attempts, allScored, fired, first(fallbacks),
+                choice.warning(), cacheHit, pipeline);
     }
 
     /**
-     * Rules 2 to 4 alone, independent of the fleet: the tier table ({@value #RULE_TIER_TABLE}), the pin
-     * ({@value #RULE_PIN}), and above the high-complexity mark one tier down (unpinned) or a warning (pinned).
+     * The tier rules that do not read the fleet (table, pin, high complexity): the tier a request maps to before
+     * load, with its trace; for baselines, calibration and dry runs.
      */
     public static TierMapping mapTier(DecisionInput input, PolicyDocument policy) {
-        List<String> rules = new ArrayList<>();
-        String fallbackReason = null;
-        String warning = null;
-        List<String> tierOrder = policy.tiers().stream().map(TierSpec::name).toList();
-        boolean pinned = input.pinnedTier() != null;
-
-        String tier = tierFromTable(policy.tierTable(), input.tokenCount(), input.complexity(), tierOrder);
-        rules.add(RULE_TIER_TABLE + tier);
-        if (pinned) {
-            tier = input.pinnedTier();
-            rules.add(RULE_PIN + tier);
-        }
-        if (input.complexity() > policy.thresholds().highComplexity()) {
-            if (pinned) {
-                warning = HIGH_COMPLEXITY_FALLBACK;
-                rules.add("high_complexity_warning");
-            } else {
-                String lower = below(tier, tierOrder);
-                if (lower != null) {
-                    tier = lower;
-                    fallbackReason = HIGH_COMPLEXITY_FALLBACK;
-                    rules.add(HIGH_COMPLEXITY_FALLBACK + ":" + tier);
-                }
-            }
-        }
-        return new TierMapping(tier, rules, fallbackReason, warning);
+        TierChoice choice = RoutingRules.standard().map(input, policy);
+        List<String> wire = new ArrayList<>(choice.fired().size());
+        choice.fired().forEach(rule -> wire.add(rule.wire()));
+        FallbackReason fallback = first(choice.fallbacks());
+        return new TierMapping(choice.tier(), wire, fallback == null ? null : fallback.wire(),
+                choice.warning() == null ? null : choice.warning().wire());
     }
 
-    static String tierFromTable(List<TierRule> table, int tokens, double complexity, List<String> tierOrder) {
-        for (TierRule rule : table) {
-            if (tokens <= rule.maxTokens() && complexity <= rule.maxComplexity()) {
-                return rule.tier();
-            }
-        }
-        return tierOrder.get(tierOrder.size() - 1);
-    }
-
-    private static String below(String tier, List<String> tierOrder) {
-        int index = tierOrder.indexOf(tier);
-        return index > 0 ? tierOrder.get(index - 1) : null;
+    private static FallbackReason first(List<FallbackReason> reasons) {
+        return reasons.isEmpty() ? null : reasons.get(0);
     }
 
     /**
      * The tiers to try: the target's chain without the tiers whose context window the prompt exceeds (each named in a
      * {@code context_window:} rule); when none of the chain holds it, every tier of the policy that does, in order.
      */
-    private static List<String> fitting(String tier, int tokens, PolicyDocument policy, List<String> rules) {
+    private static List<String> fitting(String tier, int tokens, PolicyDocument policy, List<RuleFired> fired) {
         List<String> chain = chainOf(tier, policy);
         List<String> fitting = new ArrayList<>(chain.size());
         for (String candidate : chain) {
             if (fits(candidate, tokens, policy)) {
                 fitting.add(candidate);
             } else {
-                rules.add("context_window:" + candidate);
+                fired.add(RuleFired.of(RuleFired.Kind.CONTEXT_WINDOW, candidate));
             }
         }
         if (fitting.isEmpty()) {
-            for (TierSpec spec : policy.tiers()) {
-                if (fits(spec.name(), tokens, policy)) {
-                    fitting.add(spec.name());
+            for (String name : RoutingRules.tierOrder(policy)) {
+                if (fits(name, tokens, policy)) {
+                    fitting.add(name);
                 }
             }
         }
@@ -250,16 +205,16 @@ public final class DecisionEngine {
         return new ArrayList<>(clusters);
     }
 
-    /** Clusters of a tier in the order to try: a spiking primary's standby goes before it; other standbys last. */
-    private List<String> clusterOrder(String tier, PolicyDocument policy, List<NodeCandidate> fleet,
-            List<String> rules) {
+    /** SPEC rule 6: a tier's clusters in the order to try, a spiking primary's standby before it; other standbys last. */
+    private static List<String> clusterOrder(String tier, PolicyDocument policy, List<NodeCandidate> fleet,
+            List<RuleFired> fired, NodePipeline pipeline, DecisionInput input) {
         List<String> order = new ArrayList<>();
         List<String> standbysLast = new ArrayList<>();
         for (String cluster : declaredClusters(tier, policy, fleet)) {
             String standby = policy.standbyClusters().get(cluster);
             if (standby != null && spiking(cluster, fleet)
-                    && clusterHealth(standby, fleet) >= policy.thresholds().clusterHealthMin()) {
-                rules.add(LOAD_SPIKE_REDIRECT + ":" + cluster + "->" + standby);
+                    && clusterHealth(standby, fleet, pipeline, input) >= policy.thresholds().clusterHealthMin()) {
+                fired.add(RuleFired.of(RuleFired.Kind.LOAD_SPIKE_REDIRECT, cluster + "->" + standby));
                 order.add(standby);
                 order.add(cluster);
             } else {
@@ -282,48 +237,19 @@ public final class DecisionEngine {
         return false;
     }
 
-    private List<ScoredCandidate> score(String cluster, String tier, DecisionInput input, List<NodeCandidate> fleet) {
-        List<ScoredCandidate> scored = new ArrayList<>();
-        for (NodeCandidate node : fleet) {
-            if (!node.cluster().equals(cluster)) {
-                continue;
-            }
-            String excluded = !node.state().routable() ? "state " + node.state()
-                    : node.breakerOpen() ? "circuit open" : null;
-            double prefixShare = input.promptBlocks() == 0 ? 0.0
-                    : Math.min(1.0, (double) node.prefixBlocksHeld() / input.promptBlocks());
-            double loadTerm = 1.0 - Math.min(1.0, node.effectiveLoad());
-            double queueTerm = 1.0 / (1.0 + (double) node.queueDepth() / Math.max(1, node.capacity()));
-            double healthTerm = node.healthScore();
-            double sticky = node.nodeId().equals(input.stickyNode()) && node.state() == NodeState.HEALTHY
-                    && node.effectiveLoad() < scoring.stickyMaxLoad() ? scoring.sticky() : 0.0;
-            double score = excluded != null ? 0.0
-                    : scoring.prefix() * prefixShare + scoring.load() * loadTerm + scoring.queue() * queueTerm
-                            + scoring.health() * healthTerm + sticky;
-            scored.add(new ScoredCandidate(node.nodeId(), tier, cluster, excluded, score, prefixShare, loadTerm,
-                    queueTerm, healthTerm, sticky));
-        }
-        scored.sort(RANKING);
-        return scored;
-    }
-
-    static double clusterHealth(String cluster, List<NodeCandidate> fleet) {
-        return ClusterHealth.of(fleet.stream().filter(n -> n.cluster().equals(cluster))
-                .map(n -> new ClusterHealth.Member(n.capacity(),
-                        n.state().routable() && !n.breakerOpen() ? n.healthScore() : 0.0))
-                .toList());
-    }
-
-    /** Capacity-weighted effective load of a tier's routable nodes; 1 when none is routable. */
-    static double tierLoad(String tier, List<NodeCandidate> fleet) {
-        double weighted = 0;
-        long capacity = 0;
-        for (NodeCandidate node : fleet) {
-            if (node.tier().equals(tier) && node.state().routable()) {
-                weighted += node.effectiveLoad() * node.capacity();
-                capacity += node.capacity();
+    /**
+     * SPEC rule 7's measure: the capacity-weighted health of a cluster's nodes, a node the pipeline's filters exclude
+     * counting 0.
+     */
+    static double clusterHealth(String cluster, List<NodeCandidate> fleet, NodePipeline pipeline,
+            DecisionInput input) {
+        List<ClusterHealth.Member> members = new ArrayList<>();
+        for (NodeCandidate n : fleet) {
+            if (n.cluster().equals(cluster)) {
+                boolean serves = pipeline.excluded(n, input) == null;
+                members.add(new ClusterHealth.Member(n.capacity(), serves ? n.healthScore() : 0.0));
             }
         }
-        return capacity == 0 ? 1.0 : weighted / capacity;
+        return ClusterHealth.of(members);
     }
 }

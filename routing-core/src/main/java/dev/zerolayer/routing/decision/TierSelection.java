@@ -2,6 +2,7 @@ package dev.zerolayer.routing.decision;
 
 import dev.zerolayer.contracts.fallback.PolicyDocument;
 import dev.zerolayer.contracts.fallback.TierSpec;
+import dev.zerolayer.routing.decision.rules.TierTableRule;
 import java.util.List;
 
 /**
@@ -21,7 +22,7 @@ public final class TierSelection {
 
     /** Rule 2 alone: the first tier-table row whose token and complexity bounds hold, else the last tier. */
     public static String tableTier(PolicyDocument policy, int tokens, double complexity) {
-        return DecisionEngine.tierFromTable(policy.tierTable(), tokens, complexity, tierOrder(policy));
+        return TierTableRule.tableTier(policy.tierTable(), tokens, complexity, tierOrder(policy));
     }
 
     /** Rules 2 to 4 for an unpinned request: the table's tier, one lower when complexity is above the mark. */

@@ -1,0 +1,91 @@
+package dev.zerolayer.routing.decision;
+
+import dev.zerolayer.contracts.fallback.Scoring;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One policy's node scoring resolved against the plugins: its filters in the policy's order, the scorers it weighs
+ * (in registration order) with their weights, and its picker. Scores a cluster's nodes into arrays aligned with the
+ * scorers, so the hot path builds no per-node maps.
+ */
+public final class NodePipeline {
+
+    private static final double[] NO_TERMS = new double[0];
+
+    private final Scoring scoring;
+    private final NodeFilter[] filters;
+    private final NodeScorer[] scorers;
+    private final double[] weights;
+    private final Picker picker;
+
+    NodePipeline(Scoring scoring, List<NodeFilter> filters, List<NodeScorer> scorers, Picker picker) {
+        this.scoring = scoring;
+        this.filters = filters.toArray(NodeFilter[]::new);
+        this.scorers = scorers.toArray(NodeScorer[]::new);
+        this.weights = new double[this.scorers.length];
+        for (int i = 0; i < this.scorers.length; i++) {
+            weights[i] = scoring.weight(this.scorers[i].name());
+        }
+        this.picker = picker;
+    }
+
+    public Scoring scoring() {
+        return scoring;
+    }
+
+    String scorerName(int i) {
+        return scorers[i].name();
+    }
+
+    double weight(int i) {
+        return weights[i];
+    }
+
+    /** The scorers that run, in term order. */
+    public List<String> scorerNames() {
+        List<String> names = new ArrayList<>(scorers.length);
+        for (NodeScorer scorer : scorers) {
+            names.add(scorer.name());
+        }
+        return names;
+    }
+
+    /** The first filter's reason to exclude the node, or null. */
+    String excluded(NodeCandidate node, DecisionInput input) {
+        for (NodeFilter filter : filters) {
+            String reason = filter.exclude(node, input);
+            if (reason != null) {
+                return reason;
+            }
+        }
+        return null;
+    }
+
+    /** Every node of the cluster, filtered and scored, in the picker's order. */
+    List<ScoredCandidate> score(String cluster, String tier, DecisionInput input, List<NodeCandidate> fleet) {
+        List<ScoredCandidate> scored = new ArrayList<>();
+        for (NodeCandidate node : fleet) {
+            if (!node.cluster().equals(cluster)) {
+                continue;
+            }
+            String excluded = excluded(node, input);
+            if (excluded != null) {
+                scored.add(new ScoredCandidate(node.nodeId(), tier, cluster, excluded, 0.0, NO_TERMS, this));
+                continue;
+            }
+            double[] raw = new double[scorers.length];
+            double score = 0;
+            for (int i = 0; i < scorers.length; i++) {
+                double term = scorers[i].score(node, input, scoring);
+                // a term outside [0,1] (or NaN) from a scorer is held to the range: one plugin cannot outweigh the rest
+                term = term >= 0 ? Math.min(1.0, term) : 0.0;
+                raw[i] = term;
+                score += term * weights[i];
+            }
+            scored.add(new ScoredCandidate(node.nodeId(), tier, cluster, null, score, raw, this));
+        }
+        picker.order(scored);
+        return scored;
+    }
+}
