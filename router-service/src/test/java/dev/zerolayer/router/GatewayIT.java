@@ -416,7 +416,9 @@ class GatewayIT {
                         .contains("zerolayer_route_time_seconds_bucket")
                         .contains("zerolayer_fallback_total{reason=\"node_bypass\"")
                         .contains("zerolayer_upstream_ttfb_seconds")
-                        .contains("zerolayer_node_breaker_state{node=\"s500-" + run + "\"")
+                        .containsPattern("resilience4j_circuitbreaker_state\\{[^}]*name=\"node-s500-" + run + "\"")
+                        .containsPattern("resilience4j_bulkhead_available_concurrent_calls\\{[^}]*name=\"node-s500-" + run
+                                + "\"")
                         .contains("zerolayer_router_events_dropped_total");
             } finally {
                 // the shared broker outlives this test: no node of it may take part in another test's decisions

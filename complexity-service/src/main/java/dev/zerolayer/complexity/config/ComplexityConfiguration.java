@@ -27,7 +27,6 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.cloud.stream.function.StreamBridge;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.Environment;
 
 /** The service's beans; consumer bindings and destinations are in application.yml. */
 @Configuration(proxyBeanMethods = false)
@@ -62,10 +61,9 @@ public class ComplexityConfiguration {
 
     @Bean
     ModelOwner modelOwner(ModelView complexityModel, ActiveModel activeModel, ModelPublisher publisher,
-            TopicGuard guard, Environment environment, ComplexityProperties properties, Clock clock) {
-        String servers = environment.getProperty("spring.cloud.stream.kafka.binder.brokers", "127.0.0.1:9092");
-        return new ModelOwner(complexityModel, activeModel, publisher, guard, servers,
-                properties.model().publishTimeout(), clock);
+            TopicGuard guard, ComplexityProperties properties, Clock clock) {
+        return new ModelOwner(complexityModel, activeModel, publisher, guard, properties.model().publishTimeout(),
+                clock);
     }
 
     @Bean

@@ -3,6 +3,7 @@ package dev.zerolayer.complexity.model;
 import dev.zerolayer.contracts.complexity.ComplexityModel;
 import dev.zerolayer.contracts.event.EventChecks;
 import dev.zerolayer.contracts.topics.Topics;
+import dev.zerolayer.platform.topics.KafkaClientSecurity;
 import dev.zerolayer.platform.topics.TopicGuard;
 import dev.zerolayer.routing.complexity.ComplexityModels;
 import dev.zerolayer.routing.complexity.ComplexityScorer;
@@ -44,7 +45,6 @@ public class ModelOwner implements SmartLifecycle, HealthIndicator {
     private final ActiveModel active;
     private final ModelPublisher publisher;
     private final TopicGuard guard;
-    private final String bootstrapServers;
     private final Duration publishTimeout;
     private final Clock clock;
     private volatile State state = State.WAITING_FOR_TOPICS;
@@ -53,12 +53,11 @@ public class ModelOwner implements SmartLifecycle, HealthIndicator {
     private Thread worker;
 
     public ModelOwner(ModelView view, ActiveModel active, ModelPublisher publisher, TopicGuard guard,
-            String bootstrapServers, Duration publishTimeout, Clock clock) {
+            Duration publishTimeout, Clock clock) {
         this.view = view;
         this.active = active;
         this.publisher = publisher;
         this.guard = guard;
-        this.bootstrapServers = bootstrapServers;
         this.publishTimeout = publishTimeout;
         this.clock = clock;
     }
@@ -157,10 +156,9 @@ public class ModelOwner implements SmartLifecycle, HealthIndicator {
     private Map<Integer, Long>[] offsets() throws InterruptedException {
         Duration backoff = Duration.ofMillis(250);
         while (true) {
-            try (Admin admin = Admin.create(Map.of(
-                    AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                    AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000,
-                    AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000))) {
+            // the binder's client settings (TLS, SASL) as every other client of the service
+            try (Admin admin = Admin.create(KafkaClientSecurity.adminConfig(guard.bootstrapServers(),
+                    guard.clientProperties(), 10_000, 5_000))) {
                 TopicDescription topic = admin.describeTopics(List.of(Topics.COMPLEXITY_MODEL)).allTopicNames().get()
                         .get(Topics.COMPLEXITY_MODEL);
                 Map<TopicPartition, OffsetSpec> earliest = new HashMap<>();

@@ -33,7 +33,7 @@ class DashboardFileTest {
                 "zerolayer_upstream_ttfb_seconds_bucket",  // TTFB percentiles
                 "zerolayer_fallback_total",                // fallback rate by reason
                 "zerolayer_telemetry_nodes",               // node states over time
-                "zerolayer_node_breaker_state",            // breaker states
+                "resilience4j_circuitbreaker_state",       // breaker states (Resilience4j's binder)
                 "zerolayer_view_staleness_seconds",        // view staleness
                 "zerolayer_router_events_dropped_total");  // dropped events
 

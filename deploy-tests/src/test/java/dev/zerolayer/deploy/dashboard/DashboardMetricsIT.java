@@ -117,7 +117,7 @@ class DashboardMetricsIT {
         Map<String, Set<String>> exported = scrapeAll();
         assertThat(exported.get("router-service")).contains("zerolayer_requests_total", "zerolayer_route_total",
                 "zerolayer_route_time_seconds_bucket", "zerolayer_upstream_ttfb_seconds_bucket",
-                "zerolayer_fallback_total", "zerolayer_node_breaker_state", "zerolayer_router_events_dropped_total",
+                "zerolayer_fallback_total", "resilience4j_circuitbreaker_state", "zerolayer_router_events_dropped_total",
                 "zerolayer_view_staleness_seconds");
         assertThat(exported.get("telemetry-service")).contains("zerolayer_telemetry_nodes",
                 "zerolayer_events_rejected_total", "zerolayer_view_staleness_seconds");

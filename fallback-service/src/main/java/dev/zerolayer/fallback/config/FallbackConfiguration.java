@@ -23,7 +23,6 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.cloud.stream.function.StreamBridge;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.env.Environment;
 
 /** The service's beans: the decisions consumer (bound in application.yml), policy store and its bootstrap, monitor. */
 @Configuration(proxyBeanMethods = false)
@@ -73,10 +72,9 @@ public class FallbackConfiguration {
     }
 
     @Bean
-    PolicyBootstrap policyBootstrap(PolicyStore store, TopicGuard guard, FallbackProperties properties,
-            Environment environment) {
-        String servers = environment.getProperty("spring.cloud.stream.kafka.binder.brokers", "127.0.0.1:9092");
-        TopicSnapshot snapshot = new TopicSnapshot(servers, properties.snapshotTimeout());
+    PolicyBootstrap policyBootstrap(PolicyStore store, TopicGuard guard, FallbackProperties properties) {
+        TopicSnapshot snapshot = new TopicSnapshot(guard.bootstrapServers(), guard.clientProperties(),
+                properties.snapshotTimeout());
         return new PolicyBootstrap(store, snapshot::read, guard, properties.bootstrapRetry());
     }
 

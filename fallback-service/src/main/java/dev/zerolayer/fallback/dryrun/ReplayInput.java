@@ -7,7 +7,7 @@ import java.util.Optional;
 
 /**
  * What of a routed decision the tier mapping depends on: token count, complexity and the pinned tier (from the
- * decision's {@code pin:} rule). Decisions that never reached the tier table (rejected before routing) give none.
+ * decision's {@code pin:} rule). Decisions without a {@code tier_table:<tier>} trace (rejected before routing) give none.
  */
 public record ReplayInput(int tokenCount, double complexity, String pinnedTier) {
 
@@ -16,7 +16,7 @@ public record ReplayInput(int tokenCount, double complexity, String pinnedTier) 
         String pin = null;
         for (String wire : decision.rulesFired()) {
             RuleFired rule = RuleFired.parse(wire);
-            if (rule != null && rule.kind() == RuleFired.Kind.TIER_TABLE) {
+            if (rule != null && rule.kind() == RuleFired.Kind.TIER_TABLE && rule.detail() != null) {
                 mapped = true;
             } else if (rule != null && rule.kind() == RuleFired.Kind.PIN && pin == null) {
                 pin = rule.detail();

@@ -31,15 +31,19 @@ public final class TopicSnapshot {
     }
 
     private final String bootstrapServers;
+    private final Map<String, ?> clientProperties;
     private final Duration timeout;
 
-    public TopicSnapshot(String bootstrapServers, Duration timeout) {
+    /** @param clientProperties the binder's client settings (TLS, SASL), as every other client of the service */
+    public TopicSnapshot(String bootstrapServers, Map<String, ?> clientProperties, Duration timeout) {
         this.bootstrapServers = bootstrapServers;
+        this.clientProperties = Map.copyOf(clientProperties);
         this.timeout = timeout;
     }
 
     public Snapshot read() {
         Properties props = new Properties();
+        props.putAll(clientProperties);
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());

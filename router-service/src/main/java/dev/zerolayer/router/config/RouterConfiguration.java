@@ -184,8 +184,8 @@ public class RouterConfiguration {
     }
 
     @Bean
-    RateLimits rateLimits(RouterProperties properties, ActivePolicy policy) {
-        return new RateLimits(properties.requestsPerSecond(), policy);
+    RateLimits rateLimits(RouterProperties properties, ActivePolicy policy, MeterRegistry meters) {
+        return new RateLimits(properties.requestsPerSecond(), policy, meters);
     }
 
     @Bean

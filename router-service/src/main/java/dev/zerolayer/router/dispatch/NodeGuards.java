@@ -3,8 +3,12 @@ package dev.zerolayer.router.dispatch;
 import dev.zerolayer.contracts.fallback.Resilience;
 import io.github.resilience4j.bulkhead.Bulkhead;
 import io.github.resilience4j.bulkhead.BulkheadConfig;
+import io.github.resilience4j.bulkhead.BulkheadRegistry;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.github.resilience4j.micrometer.tagged.TaggedBulkheadMetrics;
+import io.github.resilience4j.micrometer.tagged.TaggedCircuitBreakerMetrics;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -13,8 +17,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Per node: a circuit breaker (failure rate and slow calls), a bulkhead and the router's in-flight count, built from
- * the policy's resilience settings when a node is first used and rebuilt when those settings change.
+ * Per node ({@code node-<id>}): a circuit breaker and a bulkhead in Resilience4j's registries, published by its
+ * Micrometer binders, built from the policy's resilience settings when the node is first used and replaced in the
+ * registry when those settings change; and the router's in-flight count.
  */
 public class NodeGuards {
 
@@ -22,11 +27,15 @@ public class NodeGuards {
     public record Guard(Resilience settings, CircuitBreaker breaker, Bulkhead bulkhead, AtomicInteger inFlight) {
     }
 
+    private final CircuitBreakerRegistry breakers = CircuitBreakerRegistry.ofDefaults();
+    private final BulkheadRegistry bulkheads = BulkheadRegistry.ofDefaults();
     private final Map<String, Guard> guards = new ConcurrentHashMap<>();
     private final MeterRegistry meters;
 
     public NodeGuards(MeterRegistry meters) {
         this.meters = meters;
+        TaggedCircuitBreakerMetrics.ofCircuitBreakerRegistry(breakers).bindTo(meters);
+        TaggedBulkheadMetrics.ofBulkheadRegistry(bulkheads).bindTo(meters);
     }
 
     public Guard guard(String node, Resilience settings) {
@@ -40,7 +49,8 @@ public class NodeGuards {
     }
 
     private Guard create(String node, Resilience settings, Guard previous) {
-        CircuitBreaker breaker = CircuitBreaker.of("node-" + node, CircuitBreakerConfig.custom()
+        String name = "node-" + node;
+        CircuitBreakerConfig breakerConfig = CircuitBreakerConfig.custom()
                 .failureRateThreshold(settings.breakerFailureRatePercent())
                 .slowCallRateThreshold(settings.breakerSlowCallRatePercent())
                 .slowCallDurationThreshold(Duration.ofMillis(Math.max(1, settings.slowCallMs())))
@@ -49,33 +59,29 @@ public class NodeGuards {
                 .waitDurationInOpenState(Duration.ofMillis(Math.max(1, settings.breakerCooldownMs())))
                 .permittedNumberOfCallsInHalfOpenState(1)
                 .automaticTransitionFromOpenToHalfOpenEnabled(true)
-                .build());
-        Bulkhead bulkhead = Bulkhead.of("node-" + node, BulkheadConfig.custom()
+                .build();
+        BulkheadConfig bulkheadConfig = BulkheadConfig.custom()
                 .maxConcurrentCalls(Math.max(1, settings.bulkheadMaxConcurrent()))
                 .maxWaitDuration(Duration.ZERO)
-                .build());
-        AtomicInteger inFlight = previous == null ? new AtomicInteger() : previous.inFlight();
+                .build();
+        CircuitBreaker breaker;
+        Bulkhead bulkhead;
+        AtomicInteger inFlight;
         if (previous == null) {
-            Gauge.builder("zerolayer_node_breaker_state", this, g -> g.stateCode(node))
-                    .description("circuit breaker per node: 0 closed, 1 half-open, 2 open, 3 other")
-                    .tag("node", node).register(meters);
+            breaker = breakers.circuitBreaker(name, breakerConfig);
+            bulkhead = bulkheads.bulkhead(name, bulkheadConfig);
+            inFlight = new AtomicInteger();
             Gauge.builder("zerolayer_node_in_flight", inFlight, AtomicInteger::get).tag("node", node)
-                    .register(meters);
+                    .description("requests this router has open on the node").register(meters);
+        } else {
+            // new settings: fresh guards replace the node's in the registries (their meters follow the replacement)
+            breaker = CircuitBreaker.of(name, breakerConfig);
+            breakers.replace(name, breaker);
+            bulkhead = Bulkhead.of(name, bulkheadConfig);
+            bulkheads.replace(name, bulkhead);
+            inFlight = previous.inFlight();
         }
         return new Guard(settings, breaker, bulkhead, inFlight);
-    }
-
-    double stateCode(String node) {
-        Guard guard = guards.get(node);
-        if (guard == null) {
-            return 0;
-        }
-        return switch (guard.breaker().getState()) {
-            case CLOSED -> 0;
-            case HALF_OPEN -> 1;
-            case OPEN, FORCED_OPEN -> 2;
-            default -> 3;
-        };
     }
 
     /** Whether the node's breaker refuses calls now (unknown nodes: no). */
