@@ -1,0 +1,109 @@
+package dev.zerolayer.router.api;
+
+import dev.zerolayer.contracts.codec.EventCodec;
+import dev.zerolayer.contracts.event.EventChecks;
+import dev.zerolayer.contracts.router.DecisionStatus;
+import dev.zerolayer.contracts.router.RoutingDecision;
+import dev.zerolayer.router.decision.Routed;
+import dev.zerolayer.router.dispatch.DispatchTrace;
+import dev.zerolayer.router.events.DecisionPublisher;
+import dev.zerolayer.router.tracing.RequestTracing;
+import dev.zerolayer.routing.decision.RouteDecision;
+import java.time.Instant;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/** The last stage: a request's outcome recorded once, as a metric, one decision event and the end of its span. */
+final class Outcomes {
+
+    private static final Logger log = LoggerFactory.getLogger(Outcomes.class);
+
+    private final GatewayMetrics metrics;
+    private final DecisionPublisher publisher;
+    private final RequestTracing tracing;
+
+    Outcomes(GatewayMetrics metrics, DecisionPublisher publisher, RequestTracing tracing) {
+        this.metrics = metrics;
+        this.publisher = publisher;
+        this.tracing = tracing;
+    }
+
+    /** Records the outcome of the request {@code progress} belongs to, unless one was recorded already. */
+    void record(Progress progress, DecisionStatus status, int httpStatus) {
+        Progress.Arrival arrival = progress.arrival();
+        if (!arrival.recorded().compareAndSet(false, true)) {
+            return;
+        }
+        metrics.request(arrival.api(), httpStatus);
+        String reason = progress.routed() == null ? null : progress.fallbackReason();
+        if (reason != null) {
+            metrics.fallback(reason);
+        }
+        try {
+            publisher.offer(event(progress, status, httpStatus), tracing.headers(arrival.span()));
+        } catch (RuntimeException e) {
+            log.warn("could not build the decision event of request {}: {}", arrival.requestId(), e.getMessage());
+        } finally {
+            endSpan(progress, status, httpStatus);
+        }
+    }
+
+    /** The {@code debug} object a traced answer carries. */
+    static ObjectNode debug(Progress progress) {
+        ObjectNode debug = EventCodec.mapper().createObjectNode();
+        Routed routed = progress.routed();
+        RouteDecision decision = routed.decision();
+        debug.put("route_time_ms", routed.routeNanos() / 1e6);
+        debug.put("cache_hit", decision.cacheHit());
+        String reason = progress.fallbackReason();
+        debug.put("fallback_triggered", reason != null);
+        debug.put("fallback_reason", reason);
+        debug.put("warning", decision.warning());
+        debug.put("tier", progress.tier());
+        debug.put("cluster", progress.cluster());
+        debug.put("node", progress.node());
+        debug.put("complexity_score", routed.complexity());
+        debug.put("token_count", routed.tokenCount());
+        String refusal = progress.refusal().wire();
+        if (refusal != null) {
+            debug.put("refusal", refusal);
+        }
+        return debug;
+    }
+
+    static RoutingDecision event(Progress progress, DecisionStatus status, int httpStatus) {
+        Progress.Arrival arrival = progress.arrival();
+        Routed routed = progress.routed();
+        RouteDecision decision = routed == null ? null : routed.decision();
+        DispatchTrace dispatch = progress.dispatch();
+        String reason = progress.fallbackReason();
+        return new RoutingDecision(EventChecks.newEventId(), Instant.now(), RoutingDecision.SCHEMA_VERSION,
+                arrival.requestId(), progress.sessionHash(), progress.keyId(), arrival.api().wireName(),
+                progress.request() == null ? null : progress.request().model(),
+                progress.request() != null && progress.request().stream(), progress.tier(), progress.cluster(),
+                dispatch == null ? (status == DecisionStatus.EXPLAINED ? progress.node() : null) : dispatch.servedNode(),
+                dispatch == null ? List.of() : dispatch.tried(), routed == null ? 0 : routed.tokenCount(),
+                routed == null ? 0 : routed.complexity(), routed == null ? null : routed.complexityModelVersion(),
+                routed == null ? 0 : routed.policyVersion(), decision == null ? List.of() : decision.rulesFired(),
+                reason != null, reason, decision == null ? null : decision.warning(),
+                decision != null && decision.cacheHit(), routed == null ? List.of() : routed.prefixBlockHashes(),
+                routed == null ? 0 : routed.routeNanos() / 1_000, dispatch == null ? 0 : dispatch.ttfbMillis(),
+                dispatch == null ? 0 : dispatch.chunkIntervalVarianceMs2(),
+                (System.nanoTime() - arrival.startNanos()) / 1_000_000, progress.usage().input(),
+                progress.usage().output(), status, httpStatus);
+    }
+
+    private static void endSpan(Progress progress, DecisionStatus status, int httpStatus) {
+        io.micrometer.tracing.Span span = progress.arrival().span();
+        span.tag("zerolayer.request_id", progress.arrival().requestId());
+        span.tag("zerolayer.status", status.name());
+        span.tag("http.response.status_code", Integer.toString(httpStatus));
+        if (progress.routed() != null) {
+            span.tag("zerolayer.tier", String.valueOf(progress.tier()));
+            span.tag("zerolayer.node", String.valueOf(progress.node()));
+        }
+        span.end();
+    }
+}
