@@ -37,10 +37,14 @@ public final class TestEvents {
 
     public static RoutingDecision decision(String session, String node, boolean cacheHit, DecisionStatus status,
             long... blocks) {
-        return new RoutingDecision(UUID.randomUUID().toString(), Instant.now(), 1, "req-" + UUID.randomUUID(), session,
-                "k", "anthropic", "claude-haiku-4-5", false, "haiku", "haiku-l4", node,
-                node == null ? List.of() : List.of(node), 12, 0.1, "m1", 1, List.of("tier_table"), false, null, null,
-                cacheHit, Arrays.stream(blocks).boxed().toList(), 90, 20, 0.5, 100, 12, 30, status, 200);
+        return RoutingDecision.builder().eventId(UUID.randomUUID().toString()).occurredAt(Instant.now())
+                .requestId("req-" + UUID.randomUUID()).sessionHash(session).apiKeyId("k").clientApi("anthropic")
+                .requestedModel("claude-haiku-4-5").tier("haiku").cluster("haiku-l4").node(node)
+                .nodesTried(node == null ? List.of() : List.of(node)).tokenCount(12).complexityScore(0.1)
+                .complexityModelVersion("m1").policyVersion(1).rulesFired(List.of("tier_table")).cacheHit(cacheHit)
+                .prefixBlockHashes(Arrays.stream(blocks).boxed().toList()).routeTimeMicros(90).ttfbMillis(20)
+                .chunkIntervalVarianceMs2(0.5).totalLatencyMillis(100).inputTokens(12).outputTokens(30).status(status)
+                .httpStatus(200).build();
     }
 
     public static NodeHealth health(String node, NodeState state, double load) {

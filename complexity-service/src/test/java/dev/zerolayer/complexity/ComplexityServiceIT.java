@@ -370,10 +370,14 @@ class ComplexityServiceIT {
     private static RoutingDecision calibrationDecision(String servedTier, double score, boolean fallback,
             String reason) {
         String node = servedTier + "-1";
-        return new RoutingDecision(UUID.randomUUID().toString(), Instant.now(), 1, "req-" + UUID.randomUUID(), "s",
-                "k", "anthropic", "claude-sonnet-4-5", false, servedTier, servedTier + "-cluster", node, List.of(node),
-                100, score, "m1", 1, List.of("tier_table:" + (score > 0.3 ? "sonnet" : "haiku")), fallback, reason,
-                null, false, List.of(), 90, 20, 0.5, 100, 100, 30, DecisionStatus.OK, 200);
+        return RoutingDecision.builder().eventId(UUID.randomUUID().toString()).occurredAt(Instant.now())
+                .requestId("req-" + UUID.randomUUID()).sessionHash("s").apiKeyId("k").clientApi("anthropic")
+                .requestedModel("claude-sonnet-4-5").tier(servedTier).cluster(servedTier + "-cluster").node(node)
+                .nodesTried(List.of(node)).tokenCount(100).complexityScore(score).complexityModelVersion("m1")
+                .policyVersion(1).rulesFired(List.of("tier_table:" + (score > 0.3 ? "sonnet" : "haiku")))
+                .fallbackTriggered(fallback).fallbackReason(reason).routeTimeMicros(90).ttfbMillis(20)
+                .chunkIntervalVarianceMs2(0.5).totalLatencyMillis(100).inputTokens(100).outputTokens(30)
+                .status(DecisionStatus.OK).httpStatus(200).build();
     }
 
     /** Plain HTTP/1.1 calls with any method and raw bytes. */
@@ -417,9 +421,13 @@ class ComplexityServiceIT {
 
     static RoutingDecision decision(String requestId, String tier, boolean fallback) {
         String node = tier + "-1";
-        return new RoutingDecision(UUID.randomUUID().toString(), Instant.now(), 1, requestId, "s", "k", "anthropic",
-                "claude-" + tier, false, tier, tier + "-cluster", node, List.of(node), 12, 0.1, "m1", 1,
-                List.of("tier_table"), fallback, fallback ? "node_unavailable" : null, null, false, List.of(), 90, 20,
-                0.5, 100, 12, 30, DecisionStatus.OK, 200);
+        return RoutingDecision.builder().eventId(UUID.randomUUID().toString()).occurredAt(Instant.now())
+                .requestId(requestId).sessionHash("s").apiKeyId("k").clientApi("anthropic")
+                .requestedModel("claude-" + tier).tier(tier).cluster(tier + "-cluster").node(node)
+                .nodesTried(List.of(node)).tokenCount(12).complexityScore(0.1).complexityModelVersion("m1")
+                .policyVersion(1).rulesFired(List.of("tier_table")).fallbackTriggered(fallback)
+                .fallbackReason(fallback ? "node_unavailable" : null).routeTimeMicros(90).ttfbMillis(20)
+                .chunkIntervalVarianceMs2(0.5).totalLatencyMillis(100).inputTokens(12).outputTokens(30)
+                .status(DecisionStatus.OK).httpStatus(200).build();
     }
 }

@@ -528,10 +528,14 @@ class FallbackServiceIT {
     private RoutingDecision decision(String tier, String key, boolean fallback, List<String> rules, int tokens,
             double complexity) {
         String node = tier + "-1";
-        return new RoutingDecision(UUID.randomUUID().toString(), clock.instant(), 1, "req-" + UUID.randomUUID(), "s",
-                key, "anthropic", "claude-" + tier, false, tier, tier + "-cluster", node, List.of(node), tokens,
-                complexity, "m1", 1, rules, fallback, fallback ? "target_cluster_unavailable" : null, null, false,
-                List.of(), 90, 20, 0.5, 100, 12, 30, DecisionStatus.OK, 200);
+        return RoutingDecision.builder().eventId(UUID.randomUUID().toString()).occurredAt(clock.instant())
+                .requestId("req-" + UUID.randomUUID()).sessionHash("s").apiKeyId(key).clientApi("anthropic")
+                .requestedModel("claude-" + tier).tier(tier).cluster(tier + "-cluster").node(node)
+                .nodesTried(List.of(node)).tokenCount(tokens).complexityScore(complexity).complexityModelVersion("m1")
+                .policyVersion(1).rulesFired(rules).fallbackTriggered(fallback)
+                .fallbackReason(fallback ? "target_cluster_unavailable" : null).routeTimeMicros(90).ttfbMillis(20)
+                .chunkIntervalVarianceMs2(0.5).totalLatencyMillis(100).inputTokens(12).outputTokens(30)
+                .status(DecisionStatus.OK).httpStatus(200).build();
     }
 
     /** A plain consumer positioned at the end of fallback.policy.v1, as a router's view would be. */

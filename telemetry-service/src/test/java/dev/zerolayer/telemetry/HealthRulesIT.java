@@ -124,11 +124,7 @@ class HealthRulesIT {
         // Given a policy whose first warm-up is predicted to take 1.5 s
         long version = System.currentTimeMillis() * 1_000;
         Thresholds defaults = Thresholds.defaults();
-        Thresholds quickWarmup = new Thresholds(defaults.clusterHealthMin(), defaults.highComplexity(),
-                defaults.peakBandLow(), defaults.peakBandHigh(), defaults.peakLoadMark(), defaults.loadSpikeRise(),
-                defaults.loadSpikeWindowMs(), defaults.smUnavailableAbove(), defaults.smRecoverBelow(),
-                defaults.smHoldMs(), defaults.sampleStaleMs(), defaults.viewStaleMs(), 1_500,
-                defaults.warmupProbeLeadMs(), defaults.cacheHitBlockShare());
+        Thresholds quickWarmup = defaults.toBuilder().warmupDefaultMs(1_500).build();
         PolicyDocument base = PolicyDocument.defaults();
         kafka.publish(Topics.FALLBACK_POLICY, new FallbackPolicy(UUID.randomUUID().toString(), Instant.now(), 1,
                 version, "test", new PolicyDocument(base.tiers(), base.tierTable(), base.chains(),

@@ -116,10 +116,13 @@ class TelemetryServiceIT {
     }
 
     static RoutingDecision decision(String node) {
-        return new RoutingDecision(UUID.randomUUID().toString(), Instant.now(), 1, "req-" + UUID.randomUUID(), "s", "k",
-                "anthropic", "claude-haiku-4-5", false, "haiku", "haiku-l4", node, List.of(node), 12, 0.1, "m1", 1,
-                List.of("tier_table"), false, null, null, false, List.of(), 90, 20, 0.5, 100, 12, 30,
-                DecisionStatus.OK, 200);
+        return RoutingDecision.builder().eventId(UUID.randomUUID().toString()).occurredAt(Instant.now())
+                .requestId("req-" + UUID.randomUUID()).sessionHash("s").apiKeyId("k").clientApi("anthropic")
+                .requestedModel("claude-haiku-4-5").tier("haiku").cluster("haiku-l4").node(node)
+                .nodesTried(List.of(node)).tokenCount(12).complexityScore(0.1).complexityModelVersion("m1")
+                .policyVersion(1).rulesFired(List.of("tier_table")).routeTimeMicros(90).ttfbMillis(20)
+                .chunkIntervalVarianceMs2(0.5).totalLatencyMillis(100).inputTokens(12).outputTokens(30)
+                .status(DecisionStatus.OK).httpStatus(200).build();
     }
 
     static FallbackPolicy policy(long version) {

@@ -16,10 +16,12 @@ class FailoverAnalysisTest {
     static final long T0 = 1_000_000L;
 
     static RoutingDecision decision(long atMillis, List<String> tried, String served, DecisionStatus status) {
-        return new RoutingDecision("e" + atMillis, Instant.ofEpochMilli(atMillis), RoutingDecision.SCHEMA_VERSION,
-                "r" + atMillis + tried, "s", "k", "anthropic", "claude-opus-4-1", false, "opus", "opus-a100-80g",
-                served, tried, 10, 0.5, "m", 1, List.of(), false, null, null, false, List.of(), 10, 5, 0, 20, 7, 16,
-                status, 200);
+        return RoutingDecision.builder().eventId("e" + atMillis).occurredAt(Instant.ofEpochMilli(atMillis))
+                .requestId("r" + atMillis + tried).sessionHash("s").apiKeyId("k").clientApi("anthropic")
+                .requestedModel("claude-opus-4-1").tier("opus").cluster("opus-a100-80g").node(served).nodesTried(tried)
+                .tokenCount(10).complexityScore(0.5).complexityModelVersion("m").policyVersion(1).routeTimeMicros(10)
+                .ttfbMillis(5).totalLatencyMillis(20).inputTokens(7).outputTokens(16).status(status).httpStatus(200)
+                .build();
     }
 
     @Test

@@ -123,7 +123,7 @@ public class CacheConfiguration {
 
     @Bean
     CompactedView<NodeHealth> nodeHealth(EventReader reader, Clock clock) {
-        return new CompactedView<>(Topics.TELEMETRY_NODE_HEALTH, NodeHealth.class, reader, clock);
+        return new CompactedView<>(Topics.TELEMETRY_NODE_HEALTH_TOPIC, reader, clock);
     }
 
     @Bean

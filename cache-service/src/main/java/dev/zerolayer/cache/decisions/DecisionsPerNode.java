@@ -6,6 +6,7 @@ import dev.zerolayer.cache.session.SessionTracker;
 import dev.zerolayer.cache.stats.HitRatioWindow;
 import dev.zerolayer.contracts.cache.PrewarmCommand;
 import dev.zerolayer.contracts.router.RoutingDecision;
+import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.events.DeadLetters;
 import dev.zerolayer.platform.events.EventBatch;
 import dev.zerolayer.platform.events.EventReader;
@@ -52,7 +53,7 @@ public class DecisionsPerNode implements Consumer<Message<List<byte[]>>> {
     @Override
     public void accept(Message<List<byte[]>> batch) {
         gate.awaitOpen();
-        EventBatch.forEach(batch, RoutingDecision.class, reader, deadLetters, this::apply);
+        EventBatch.forEach(batch, Topics.ROUTER_DECISIONS_TOPIC, reader, deadLetters, this::apply);
     }
 
     /** Applies one decision. */

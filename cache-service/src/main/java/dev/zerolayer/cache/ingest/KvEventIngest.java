@@ -3,6 +3,7 @@ package dev.zerolayer.cache.ingest;
 import dev.zerolayer.cache.index.BlockIndex;
 import dev.zerolayer.cache.restore.RestoreGate;
 import dev.zerolayer.contracts.cache.KvCacheEvent;
+import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.events.EventReader;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -84,7 +85,7 @@ public class KvEventIngest implements Consumer<Message<byte[]>> {
 
     @Override
     public void accept(Message<byte[]> message) {
-        KvCacheEvent event = reader.read(message, KvCacheEvent.class);
+        KvCacheEvent event = reader.read(message, Topics.CACHE_KV_EVENTS_TOPIC);
         gate.awaitOpen();
         if (message.getHeaders().get(KafkaHeaders.RECEIVED_PARTITION) instanceof Integer partition
                 && message.getHeaders().get(KafkaHeaders.OFFSET) instanceof Long offset

@@ -5,11 +5,11 @@ import dev.zerolayer.cache.session.SessionTracker;
 import dev.zerolayer.contracts.cache.KvCacheEvent;
 import dev.zerolayer.contracts.cache.KvIndexEntry;
 import dev.zerolayer.contracts.cache.SessionEntry;
-import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.contracts.telemetry.NodeHealth;
+import dev.zerolayer.contracts.event.Event;
 import dev.zerolayer.contracts.event.InvalidEventException;
+import dev.zerolayer.contracts.topics.TopicSpec;
 import dev.zerolayer.contracts.topics.Topics;
-import dev.zerolayer.platform.events.RecordKeys;
 import dev.zerolayer.platform.topics.CompactedTopicReader;
 import dev.zerolayer.platform.topics.StartupStep;
 import dev.zerolayer.platform.topics.TopicGuard;
@@ -105,21 +105,21 @@ public class StateRestorer implements SmartLifecycle, HealthIndicator {
     private void restore() {
         long started = System.nanoTime();
         Set<String> nodes = new HashSet<>();
-        int blocks = readAll(Topics.CACHE_KV_INDEX, (key, value) -> restoreBlock(key, value, nodes));
-        int restoredSessions = readAll(Topics.CACHE_SESSIONS, this::restoreSession);
-        readAll(Topics.TELEMETRY_NODE_HEALTH, (key, value) -> {
-            if (value != null) {
-                nodeHealth.accept(EventCodec.decode(value, NodeHealth.class, key));
+        int blocks = readAll(Topics.CACHE_KV_INDEX_TOPIC, (key, entry) -> restoreBlock(key, entry, nodes));
+        int restoredSessions = readAll(Topics.CACHE_SESSIONS_TOPIC, this::restoreSession);
+        readAll(Topics.TELEMETRY_NODE_HEALTH_TOPIC, (key, health) -> {
+            if (health != null) {
+                nodeHealth.accept(health);
             }
         });
         // The KV events too, before the gate opens and anything is published: the publisher then sends only the net
         // change of the whole replay. Replayed while publishing, a block stored and later removed by the replayed
         // events could go out as held for a moment (the stream consumers see these events again and drop them as
         // already applied).
-        CompactedTopicReader.of(guard).readRecordsToEnd(Topics.CACHE_KV_EVENTS, "cache-service", record -> {
-            if (record.value() != null) {
-                kvEvents.replay(EventCodec.decode(record.value(), KvCacheEvent.class, RecordKeys.text(record.key())),
-                        record.partition(), record.offset());
+        CompactedTopicReader.of(guard).readRecordsToEnd(Topics.CACHE_KV_EVENTS_TOPIC, "cache-service",
+                (record, event) -> {
+            if (event != null) {
+                kvEvents.replay(event, record.partition(), record.offset());
             }
         }, (record, e) -> {
             if (!(e instanceof InvalidEventException)) {
@@ -137,27 +137,26 @@ public class StateRestorer implements SmartLifecycle, HealthIndicator {
         gate.open();
     }
 
-    private void restoreBlock(String key, byte[] value, Set<String> nodes) {
+    private void restoreBlock(String key, KvIndexEntry entry, Set<String> nodes) {
         long block = Long.parseUnsignedLong(key);
-        if (value == null) {
+        if (entry == null) {
             index.load(block, List.of());
             return;
         }
-        KvIndexEntry entry = EventCodec.decode(value, KvIndexEntry.class, key);
         nodes.addAll(entry.nodes());
         index.load(block, entry.nodes());
     }
 
-    private void restoreSession(String key, byte[] value) {
-        if (value == null) {
+    private void restoreSession(String key, SessionEntry entry) {
+        if (entry == null) {
             sessions.drop(key);
             return;
         }
-        sessions.restore(EventCodec.decode(value, SessionEntry.class, key));
+        sessions.restore(entry);
     }
 
     /** Reads a compacted topic to its end with the binder's client settings (TLS, SASL) through the platform reader. */
-    private int readAll(String topic, BiConsumer<String, byte[]> apply) {
+    private <T extends Event> int readAll(TopicSpec<T> topic, BiConsumer<String, T> apply) {
         return CompactedTopicReader.of(guard).readToEnd(topic, "cache-service", (key, value) -> {
             if (key == null) {
                 throw new InvalidEventException("record without a key");
@@ -168,7 +167,7 @@ public class StateRestorer implements SmartLifecycle, HealthIndicator {
                 throw e;
             }
             skipped.increment();
-            log.warn("skipped unreadable record {} partition {} offset {}: {}", topic, record.partition(),
+            log.warn("skipped unreadable record {} partition {} offset {}: {}", topic.name(), record.partition(),
                     record.offset(), e.getMessage());
         }, step::isRunning);
     }

@@ -102,8 +102,7 @@ public final class IndexBenchmark {
 
         // the same index as a router's CompactedView<KvIndexEntry> holds it, fed the JSON records it would read
         long beforeView = usedAfterGc();
-        CompactedView<KvIndexEntry> view = new CompactedView<>(Topics.CACHE_KV_INDEX, KvIndexEntry.class,
-                new EventReader(new SimpleMeterRegistry()), Clock.systemUTC());
+        CompactedView<KvIndexEntry> view = new CompactedView<>(Topics.CACHE_KV_INDEX_TOPIC, new EventReader(new SimpleMeterRegistry()), Clock.systemUTC());
         start = System.nanoTime();
         for (KvCacheEvent event : events) {
             for (Long block : event.blockHashes()) {

@@ -41,7 +41,7 @@ public class ComplexityConfiguration {
 
     @Bean
     CompactedView<FallbackPolicy> fallbackPolicy(EventReader reader, Clock clock) {
-        return new CompactedView<>(Topics.FALLBACK_POLICY, FallbackPolicy.class, reader, clock);
+        return new CompactedView<>(Topics.FALLBACK_POLICY_TOPIC, reader, clock);
     }
 
     @Bean

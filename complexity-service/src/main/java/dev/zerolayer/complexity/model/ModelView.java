@@ -21,7 +21,7 @@ public class ModelView extends CompactedView<ComplexityModel> {
     private final Map<Integer, Long> nextOffsets = new ConcurrentHashMap<>();
 
     public ModelView(EventReader reader, Clock clock) {
-        super(Topics.COMPLEXITY_MODEL, ComplexityModel.class, reader, clock);
+        super(Topics.COMPLEXITY_MODEL_TOPIC, reader, clock);
     }
 
     @Override

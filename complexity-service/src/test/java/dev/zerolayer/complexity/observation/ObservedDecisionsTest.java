@@ -72,9 +72,12 @@ class ObservedDecisionsTest {
     }
 
     private static RoutingDecision decision(String tier, boolean fallback) {
-        return new RoutingDecision(UUID.randomUUID().toString(), Instant.now(), 1, "req-" + UUID.randomUUID(), "s",
-                "k", "anthropic", "claude-haiku-4-5", false, tier, null, null, List.of(), 12, 0.1, "m1", 1, List.of(),
-                fallback, null, null, false, List.of(), 90, 20, 0.5, 100, 12, 30,
-                tier == null ? DecisionStatus.REJECTED : DecisionStatus.OK, tier == null ? 400 : 200);
+        return RoutingDecision.builder().eventId(UUID.randomUUID().toString()).occurredAt(Instant.now())
+                .requestId("req-" + UUID.randomUUID()).sessionHash("s").apiKeyId("k").clientApi("anthropic")
+                .requestedModel("claude-haiku-4-5").tier(tier).tokenCount(12).complexityScore(0.1)
+                .complexityModelVersion("m1").policyVersion(1).fallbackTriggered(fallback).routeTimeMicros(90)
+                .ttfbMillis(20).chunkIntervalVarianceMs2(0.5).totalLatencyMillis(100).inputTokens(12).outputTokens(30)
+                .status(tier == null ? DecisionStatus.REJECTED : DecisionStatus.OK).httpStatus(tier == null ? 400 : 200)
+                .build();
     }
 }

@@ -97,25 +97,16 @@ public record PolicyDocument(
     }
 
     /**
-     * The policy as one API key sees it: each field its override sets replaces the policy's (thresholds, tier table,
-     * chains, hop limit, refusal handling), its tier limits replace those tiers' limits; without an override (or for a
-     * null key) the policy itself.
+     * The policy as one API key sees it: each field its override sets replaces the policy's field of that name, or
+     * that field of a policy part ({@code hopLimit} of {@link Resilience}); its tier limits replace those tiers' limits
+     * only; every other field is the policy's, whatever fields the policy gains later. Without an override that
+     * changes routing (or for a null key) the policy itself.
      */
     public PolicyDocument forApiKey(String keyId) {
         PolicyOverride override = keyId == null ? null : apiKeyOverrides.get(keyId);
         if (override == null || !override.changesRouting()) {
             return this;
         }
-        Map<String, TierLimits> mergedLimits = new java.util.LinkedHashMap<>(limits);
-        mergedLimits.putAll(override.limits());
-        Resilience r = resilience;
-        Resilience mergedResilience = override.hopLimit() == null ? r : new Resilience(r.breakerFailureRatePercent(),
-                r.breakerSlowCallRatePercent(), r.slowCallMs(), r.breakerWindowSize(), r.breakerMinimumCalls(),
-                r.breakerCooldownMs(), r.bulkheadMaxConcurrent(), override.hopLimit());
-        return new PolicyDocument(tiers, override.tierTable() != null ? override.tierTable() : tierTable,
-                override.chains() != null ? override.chains() : chains, standbyClusters,
-                override.thresholds() != null ? override.thresholds() : thresholds, mergedLimits, mergedResilience,
-                apiKeyOverrides, override.refusalFallback() != null ? override.refusalFallback() : refusalFallback,
-                alerting, override.scoring() != null ? override.scoring() : scoring, peakShapingTier);
+        return OverrideMerge.apply(this, override);
     }
 }

@@ -4,9 +4,12 @@ import com.fasterxml.jackson.annotation.JacksonInject;
 import com.fasterxml.jackson.annotation.OptBoolean;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * What one API key changes of the policy; a null (or absent) field keeps the policy's value. A key can have its own
+ * What one API key changes of the policy; a null (or absent) field keeps the policy's value, a set one replaces the
+ * policy's field of the same name (or that field of a policy part, as {@code hopLimit} of its resilience settings) in
+ * {@link PolicyDocument#forApiKey}. A key can have its own
  * thresholds, tier limits (TTFB, deadline), request rate, tier table, fallback chains, hop limit, refusal handling and
  * node scoring;
  * the fleet's shape (tiers, clusters, standbys) and the per-node breaker and bulkhead settings are shared by all keys.
@@ -21,6 +24,12 @@ public record PolicyOverride(
         @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) Integer hopLimit,
         @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) RefusalFallback refusalFallback,
         @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) Scoring scoring) {
+
+    /** Fields read by the router's per-key rate limits, not merged into the policy. */
+    public static final Set<String> NOT_MERGED = Set.of("requestsPerSecond");
+
+    /** Map fields merged entry by entry: a key's limits for one tier replace that tier's limits only. */
+    public static final Set<String> MERGED_BY_KEY = Set.of("limits");
 
     public PolicyOverride {
         limits = limits == null ? Map.of() : Map.copyOf(limits);
@@ -40,9 +49,11 @@ public record PolicyOverride(
         this(thresholds, limits, requestsPerSecond, tierTable, chains, hopLimit, refusalFallback, null);
     }
 
-    /** Whether it changes anything the decision or the dispatch reads (the request rate aside). */
+    /**
+     * Whether it changes anything the decision or the dispatch reads: any field but those {@link #NOT_MERGED} set (a
+     * map {@link #MERGED_BY_KEY} non-empty).
+     */
     public boolean changesRouting() {
-        return thresholds != null || !limits.isEmpty() || tierTable != null || chains != null || hopLimit != null
-                || refusalFallback != null || scoring != null;
+        return OverrideMerge.changesPolicy(this);
     }
 }

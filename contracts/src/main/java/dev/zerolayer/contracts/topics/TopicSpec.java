@@ -4,15 +4,19 @@ import dev.zerolayer.contracts.event.Event;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
- * One topic of the catalogue: its name, what its key means, the event type it carries, its single writer, its readers,
- * cleanup policy, partitions and retention.
+ * One topic of the catalogue: its name, what its key means, the event type {@code T} it carries (so a reader takes the
+ * type from the topic and cannot name another), its single writer, its readers, cleanup policy, partitions and
+ * retention.
+ *
+ * @param <T> the event type every record of the topic decodes to
  */
-public record TopicSpec(
+public record TopicSpec<T extends Event>(
         String name,
         String keyMeaning,
-        Class<? extends Event> eventType,
+        Class<T> eventType,
         String writer,
         List<String> readers,
         CleanupPolicy cleanupPolicy,
@@ -20,6 +24,8 @@ public record TopicSpec(
         Duration retention) {
 
     public TopicSpec {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(eventType, "eventType");
         readers = List.copyOf(readers);
     }
 

@@ -5,6 +5,7 @@ import dev.zerolayer.contracts.cache.KvIndexEntry;
 import dev.zerolayer.contracts.cache.PrewarmCommand;
 import dev.zerolayer.contracts.cache.SessionEntry;
 import dev.zerolayer.contracts.complexity.ComplexityModel;
+import dev.zerolayer.contracts.event.Event;
 import dev.zerolayer.contracts.fallback.FallbackAlert;
 import dev.zerolayer.contracts.fallback.FallbackPolicy;
 import dev.zerolayer.contracts.router.RoutingDecision;
@@ -14,7 +15,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
-/** The only place topic names live: every topic of SPEC section 1 with its key, event type, single writer, readers and policy. */
+/**
+ * The only place topic names live: every topic of SPEC section 1 with its key, event type, single writer, readers and
+ * policy; {@code <NAME>} is a topic's name (for YAML and logs), {@code <NAME>_TOPIC} its typed spec (for readers).
+ */
 public final class Topics {
 
     public static final String ROUTER_DECISIONS = "router.decisions.v1";
@@ -40,46 +44,54 @@ public final class Topics {
 
     private static final Duration WEEK = Duration.ofDays(7);
 
-    public static final List<TopicSpec> ALL = List.of(
-            new TopicSpec(ROUTER_DECISIONS, "request id", RoutingDecision.class, ROUTER,
-                    List.of(TELEMETRY, COMPLEXITY, CACHE, FALLBACK), CleanupPolicy.DELETE, 6, WEEK),
-            new TopicSpec(TELEMETRY_SAMPLES, "node id", NodeTelemetry.class, SIMULATOR,
-                    List.of(TELEMETRY), CleanupPolicy.DELETE, 6, Duration.ofHours(6)),
-            new TopicSpec(TELEMETRY_NODE_HEALTH, "node id", NodeHealth.class, TELEMETRY,
-                    List.of(ROUTER, CACHE), CleanupPolicy.COMPACT, 3, WEEK),
-            new TopicSpec(COMPLEXITY_MODEL, "\"active\"", ComplexityModel.class, COMPLEXITY,
-                    List.of(ROUTER), CleanupPolicy.COMPACT, 1, WEEK),
-            new TopicSpec(CACHE_KV_EVENTS, "node id", KvCacheEvent.class, SIMULATOR,
-                    List.of(CACHE), CleanupPolicy.DELETE, 6, Duration.ofDays(1)),
-            new TopicSpec(CACHE_KV_INDEX, "block hash (unsigned decimal)", KvIndexEntry.class, CACHE,
-                    List.of(ROUTER), CleanupPolicy.COMPACT, 6, WEEK),
-            new TopicSpec(CACHE_SESSIONS, "session hash", SessionEntry.class, CACHE,
-                    List.of(ROUTER), CleanupPolicy.COMPACT, 3, WEEK),
-            new TopicSpec(CACHE_PREWARM, "node id", PrewarmCommand.class, CACHE,
-                    List.of(SIMULATOR), CleanupPolicy.DELETE, 3, Duration.ofHours(1)),
-            new TopicSpec(FALLBACK_POLICY, "\"active\"", FallbackPolicy.class, FALLBACK,
-                    List.of(ROUTER, TELEMETRY, COMPLEXITY), CleanupPolicy.COMPACT, 1, WEEK),
-            new TopicSpec(FALLBACK_ALERTS, "scope (tier:NAME or apiKey:ID)", FallbackAlert.class, FALLBACK,
-                    List.of(), CleanupPolicy.DELETE, 1, Duration.ofDays(30)));
+    public static final TopicSpec<RoutingDecision> ROUTER_DECISIONS_TOPIC = new TopicSpec<>(ROUTER_DECISIONS,
+            "request id", RoutingDecision.class, ROUTER, List.of(TELEMETRY, COMPLEXITY, CACHE, FALLBACK),
+            CleanupPolicy.DELETE, 6, WEEK);
+    public static final TopicSpec<NodeTelemetry> TELEMETRY_SAMPLES_TOPIC = new TopicSpec<>(TELEMETRY_SAMPLES,
+            "node id", NodeTelemetry.class, SIMULATOR, List.of(TELEMETRY), CleanupPolicy.DELETE, 6,
+            Duration.ofHours(6));
+    public static final TopicSpec<NodeHealth> TELEMETRY_NODE_HEALTH_TOPIC = new TopicSpec<>(TELEMETRY_NODE_HEALTH,
+            "node id", NodeHealth.class, TELEMETRY, List.of(ROUTER, CACHE), CleanupPolicy.COMPACT, 3, WEEK);
+    public static final TopicSpec<ComplexityModel> COMPLEXITY_MODEL_TOPIC = new TopicSpec<>(COMPLEXITY_MODEL,
+            "\"active\"", ComplexityModel.class, COMPLEXITY, List.of(ROUTER), CleanupPolicy.COMPACT, 1, WEEK);
+    public static final TopicSpec<KvCacheEvent> CACHE_KV_EVENTS_TOPIC = new TopicSpec<>(CACHE_KV_EVENTS,
+            "node id", KvCacheEvent.class, SIMULATOR, List.of(CACHE), CleanupPolicy.DELETE, 6, Duration.ofDays(1));
+    public static final TopicSpec<KvIndexEntry> CACHE_KV_INDEX_TOPIC = new TopicSpec<>(CACHE_KV_INDEX,
+            "block hash (unsigned decimal)", KvIndexEntry.class, CACHE, List.of(ROUTER), CleanupPolicy.COMPACT, 6,
+            WEEK);
+    public static final TopicSpec<SessionEntry> CACHE_SESSIONS_TOPIC = new TopicSpec<>(CACHE_SESSIONS,
+            "session hash", SessionEntry.class, CACHE, List.of(ROUTER), CleanupPolicy.COMPACT, 3, WEEK);
+    public static final TopicSpec<PrewarmCommand> CACHE_PREWARM_TOPIC = new TopicSpec<>(CACHE_PREWARM,
+            "node id", PrewarmCommand.class, CACHE, List.of(SIMULATOR), CleanupPolicy.DELETE, 3, Duration.ofHours(1));
+    public static final TopicSpec<FallbackPolicy> FALLBACK_POLICY_TOPIC = new TopicSpec<>(FALLBACK_POLICY,
+            "\"active\"", FallbackPolicy.class, FALLBACK, List.of(ROUTER, TELEMETRY, COMPLEXITY),
+            CleanupPolicy.COMPACT, 1, WEEK);
+    public static final TopicSpec<FallbackAlert> FALLBACK_ALERTS_TOPIC = new TopicSpec<>(FALLBACK_ALERTS,
+            "scope (tier:NAME or apiKey:ID)", FallbackAlert.class, FALLBACK, List.of(), CleanupPolicy.DELETE, 1,
+            Duration.ofDays(30));
+
+    public static final List<TopicSpec<?>> ALL = List.of(ROUTER_DECISIONS_TOPIC, TELEMETRY_SAMPLES_TOPIC,
+            TELEMETRY_NODE_HEALTH_TOPIC, COMPLEXITY_MODEL_TOPIC, CACHE_KV_EVENTS_TOPIC, CACHE_KV_INDEX_TOPIC,
+            CACHE_SESSIONS_TOPIC, CACHE_PREWARM_TOPIC, FALLBACK_POLICY_TOPIC, FALLBACK_ALERTS_TOPIC);
 
     private Topics() {
     }
 
-    public static Optional<TopicSpec> find(String name) {
+    public static Optional<TopicSpec<?>> find(String name) {
         return ALL.stream().filter(spec -> spec.name().equals(name)).findFirst();
     }
 
-    public static TopicSpec spec(String name) {
+    public static TopicSpec<?> spec(String name) {
         return find(name).orElseThrow(() -> new IllegalArgumentException("unknown topic " + name));
     }
 
     /** The topics the given service reads. */
-    public static List<TopicSpec> readBy(String service) {
+    public static List<TopicSpec<?>> readBy(String service) {
         return ALL.stream().filter(spec -> spec.readers().contains(service)).toList();
     }
 
     /** The topics the given service writes. */
-    public static List<TopicSpec> writtenBy(String service) {
+    public static List<TopicSpec<?>> writtenBy(String service) {
         return ALL.stream().filter(spec -> spec.writer().equals(service)).toList();
     }
 
@@ -88,9 +100,12 @@ public final class Topics {
     }
 
     /** The dead-letter topic of a topic for one consumer group: as many partitions (records keep theirs), kept a week. */
-    public static TopicSpec deadLetterSpec(String topic, String consumerGroup) {
-        TopicSpec source = spec(topic);
-        return new TopicSpec(deadLetterTopic(topic, consumerGroup), source.keyMeaning(), source.eventType(),
-                consumerGroup, List.of(), CleanupPolicy.DELETE, source.partitions(), WEEK);
+    public static TopicSpec<?> deadLetterSpec(String topic, String consumerGroup) {
+        return deadLetterOf(spec(topic), consumerGroup);
+    }
+
+    private static <T extends Event> TopicSpec<T> deadLetterOf(TopicSpec<T> source, String consumerGroup) {
+        return new TopicSpec<>(deadLetterTopic(source.name(), consumerGroup), source.keyMeaning(),
+                source.eventType(), consumerGroup, List.of(), CleanupPolicy.DELETE, source.partitions(), WEEK);
     }
 }

@@ -40,11 +40,15 @@ final class SampleEvents {
                 0.35, List.of("sm_active>0.95 for 500ms"), "gpu_bandwidth_bottleneck", 0.97, 12, 0.88, null,
                 List.of(31_000L, 29_500L), 40, false,
                 3));
-        events.put("routing-decision", new RoutingDecision("evt-dec-1", AT, 1, "req-7f3a", "sess-9c1e", "key-ab12",
-                "anthropic", "claude-sonnet-4-5", true, "sonnet", "sonnet-a100-40g", "sonnet-2",
-                List.of("sonnet-1", "sonnet-2"), 812, 0.52, "builtin-1", 3, List.of("tier_table", "node_score"), false,
-                null, null, true, List.of(1234567890123L, -42L), 180, 95, 3.5, 2_400, 812, 256, DecisionStatus.OK,
-                200));
+        events.put("routing-decision", RoutingDecision.builder().eventId("evt-dec-1").occurredAt(AT).schemaVersion(1)
+                .requestId("req-7f3a").sessionHash("sess-9c1e").apiKeyId("key-ab12").clientApi("anthropic")
+                .requestedModel("claude-sonnet-4-5").streaming(true).tier("sonnet").cluster("sonnet-a100-40g")
+                .node("sonnet-2").nodesTried(List.of("sonnet-1", "sonnet-2")).tokenCount(812).complexityScore(0.52)
+                .complexityModelVersion("builtin-1").policyVersion(3).rulesFired(List.of("tier_table", "node_score"))
+                .fallbackTriggered(false).fallbackReason(null).warning(null).cacheHit(true)
+                .prefixBlockHashes(List.of(1234567890123L, -42L)).routeTimeMicros(180).ttfbMillis(95)
+                .chunkIntervalVarianceMs2(3.5).totalLatencyMillis(2_400).inputTokens(812).outputTokens(256)
+                .status(DecisionStatus.OK).httpStatus(200).build());
         events.put("complexity-model", new ComplexityModel("evt-model-1", AT, 1, "builtin-1", "cl100k_base", -2.1,
                 Map.of("code", 1.4, "math", 1.2)));
         events.put("kv-cache-event", new KvCacheEvent("evt-kv-1", AT, 1, "haiku-1", 17, KvEventType.BLOCK_STORED,

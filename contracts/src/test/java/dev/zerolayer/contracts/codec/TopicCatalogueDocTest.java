@@ -22,7 +22,7 @@ class TopicCatalogueDocTest {
         StringBuilder table = new StringBuilder();
         table.append("| topic | key | event | writer | readers | cleanup | partitions | retention |\n");
         table.append("|---|---|---|---|---|---|---|---|\n");
-        for (TopicSpec spec : Topics.ALL) {
+        for (TopicSpec<?> spec : Topics.ALL) {
             table.append("| `").append(spec.name()).append("` | ").append(spec.keyMeaning()).append(" | `")
                     .append(spec.eventType().getSimpleName()).append("` | ").append(spec.writer()).append(" | ")
                     .append(spec.readers().isEmpty() ? "(operators)" : String.join(", ", spec.readers()))

@@ -2,9 +2,17 @@ package dev.zerolayer.contracts.codec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.zerolayer.contracts.cache.KvIndexEntry;
+import dev.zerolayer.contracts.fallback.FallbackPolicy;
+import dev.zerolayer.contracts.router.RoutingDecision;
+import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.contracts.topics.TopicSpec;
 import dev.zerolayer.contracts.topics.Topics;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -14,7 +22,7 @@ class TopicsTest {
     @Test
     void catalogueHoldsEverySpecTopicOnceWithItsPolicy() {
         Set<String> names = new HashSet<>();
-        for (TopicSpec spec : Topics.ALL) {
+        for (TopicSpec<?> spec : Topics.ALL) {
             assertThat(names.add(spec.name())).as("duplicate " + spec.name()).isTrue();
             assertThat(spec.name()).endsWith(".v1");
             assertThat(spec.readers()).doesNotContain(spec.writer());
@@ -31,5 +39,35 @@ class TopicsTest {
                 Topics.FALLBACK_POLICY);
         assertThat(Topics.deadLetterTopic(Topics.TELEMETRY_SAMPLES, "telemetry-service"))
                 .isEqualTo("telemetry.samples.v1.dlq.telemetry-service");
+    }
+
+    @Test
+    void eachTypedConstantIsTheCatalogueEntryOfItsNameAndCarriesItsEventType() {
+        assertThat(Topics.spec(Topics.ROUTER_DECISIONS)).isSameAs(Topics.ROUTER_DECISIONS_TOPIC);
+        assertThat(Topics.ROUTER_DECISIONS_TOPIC.eventType()).isEqualTo(RoutingDecision.class);
+        assertThat(Topics.spec(Topics.FALLBACK_POLICY)).isSameAs(Topics.FALLBACK_POLICY_TOPIC);
+        assertThat(Topics.FALLBACK_POLICY_TOPIC.eventType()).isEqualTo(FallbackPolicy.class);
+        assertThat(Topics.TELEMETRY_NODE_HEALTH_TOPIC.eventType()).isEqualTo(NodeHealth.class);
+        assertThat(Topics.deadLetterSpec(Topics.CACHE_KV_INDEX, "router-service").eventType())
+                .isEqualTo(KvIndexEntry.class);
+        // every name constant has its typed spec, and every typed spec is in the catalogue
+        for (TopicSpec<?> spec : Topics.ALL) {
+            assertThat(typedConstants()).contains(spec);
+        }
+        assertThat(typedConstants()).hasSameSizeAs(Topics.ALL);
+    }
+
+    private static List<TopicSpec<?>> typedConstants() {
+        List<TopicSpec<?>> specs = new ArrayList<>();
+        for (Field field : Topics.class.getFields()) {
+            if (field.getType() == TopicSpec.class && Modifier.isStatic(field.getModifiers())) {
+                try {
+                    specs.add((TopicSpec<?>) field.get(null));
+                } catch (IllegalAccessException e) {
+                    throw new AssertionError(e);
+                }
+            }
+        }
+        return specs;
     }
 }

@@ -10,10 +10,7 @@ class PolicyDocumentOverrideTest {
     @Test
     void aKeysOverrideReplacesThresholdsAndTheNamedTiersLimitsOnly() {
         PolicyDocument d = PolicyDocument.defaults();
-        Thresholds t = d.thresholds();
-        Thresholds strict = new Thresholds(0.9, 0.8, t.peakBandLow(), t.peakBandHigh(), t.peakLoadMark(),
-                t.loadSpikeRise(), t.loadSpikeWindowMs(), t.smUnavailableAbove(), t.smRecoverBelow(), t.smHoldMs(),
-                t.sampleStaleMs(), t.viewStaleMs(), t.warmupDefaultMs(), t.warmupProbeLeadMs(), t.cacheHitBlockShare());
+        Thresholds strict = d.thresholds().toBuilder().clusterHealthMin(0.9).highComplexity(0.8).build();
         PolicyDocument withOverride = new PolicyDocument(d.tiers(), d.tierTable(), d.chains(), d.standbyClusters(),
                 d.thresholds(), d.limits(), d.resilience(), Map.of("key-a", new PolicyOverride(strict,
                         Map.of("opus", new TierLimits(1_000, 5_000)), 5)), d.refusalFallback(), d.alerting());

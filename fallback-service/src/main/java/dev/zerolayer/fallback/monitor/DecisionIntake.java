@@ -1,6 +1,7 @@
 package dev.zerolayer.fallback.monitor;
 
 import dev.zerolayer.contracts.router.RoutingDecision;
+import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.fallback.dryrun.RecentDecisions;
 import dev.zerolayer.fallback.dryrun.ReplayInput;
 import dev.zerolayer.platform.events.DeadLetters;
@@ -34,7 +35,7 @@ public class DecisionIntake implements Consumer<Message<List<byte[]>>> {
 
     @Override
     public void accept(Message<List<byte[]>> batch) {
-        EventBatch.forEach(batch, RoutingDecision.class, reader, deadLetters, this::take);
+        EventBatch.forEach(batch, Topics.ROUTER_DECISIONS_TOPIC, reader, deadLetters, this::take);
     }
 
     /** Hands one decision on. */

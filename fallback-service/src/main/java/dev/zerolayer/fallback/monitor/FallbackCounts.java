@@ -1,6 +1,7 @@
 package dev.zerolayer.fallback.monitor;
 
 import dev.zerolayer.contracts.router.RoutingDecision;
+import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.events.EventReader;
 import dev.zerolayer.routing.stats.TierTally;
 import dev.zerolayer.routing.stats.TierTally.TierStats;
@@ -23,7 +24,7 @@ public class FallbackCounts implements Consumer<Message<byte[]>> {
 
     @Override
     public void accept(Message<byte[]> message) {
-        record(reader.read(message, RoutingDecision.class));
+        record(reader.read(message, Topics.ROUTER_DECISIONS_TOPIC));
     }
 
     public void record(RoutingDecision decision) {

@@ -59,9 +59,10 @@ class DryRunTest {
     }
 
     static RoutingDecision decision(List<String> rules, int tokens, double complexity) {
-        return new RoutingDecision("e", Instant.now(), 1, "r", "s", "k", "anthropic", "m", false,
-                rules.isEmpty() ? null : "haiku", null, null, List.of(), tokens, complexity, "m1", 1, rules, false,
-                null, null, false, List.of(), 0, 0, 0, 0, 0, 0,
-                rules.isEmpty() ? DecisionStatus.REJECTED : DecisionStatus.OK, 200);
+        return RoutingDecision.builder().eventId("e").occurredAt(Instant.now()).requestId("r").sessionHash("s")
+                .apiKeyId("k").clientApi("anthropic").requestedModel("m").tier(rules.isEmpty() ? null : "haiku")
+                .tokenCount(tokens).complexityScore(complexity).complexityModelVersion("m1").policyVersion(1)
+                .rulesFired(rules).status(rules.isEmpty() ? DecisionStatus.REJECTED : DecisionStatus.OK).httpStatus(200)
+                .build();
     }
 }

@@ -129,9 +129,13 @@ class FallbackMonitorTest {
     }
 
     static RoutingDecision decision(String tier, String key, boolean fellBack, DecisionStatus status, Instant at) {
-        return new RoutingDecision(UUID.randomUUID().toString(), at, 1, "req-" + UUID.randomUUID(), "s", key,
-                "anthropic", "claude-" + tier, false, tier, tier + "-c", tier + "-1", List.of(tier + "-1"), 12, 0.1,
-                "m1", 1, List.of("tier_table:" + tier), fellBack, fellBack ? "target_cluster_unavailable" : null,
-                null, false, List.of(), 90, 20, 0.5, 100, 12, 30, status, 200);
+        return RoutingDecision.builder().eventId(UUID.randomUUID().toString()).occurredAt(at)
+                .requestId("req-" + UUID.randomUUID()).sessionHash("s").apiKeyId(key).clientApi("anthropic")
+                .requestedModel("claude-" + tier).tier(tier).cluster(tier + "-c").node(tier + "-1")
+                .nodesTried(List.of(tier + "-1")).tokenCount(12).complexityScore(0.1).complexityModelVersion("m1")
+                .policyVersion(1).rulesFired(List.of("tier_table:" + tier)).fallbackTriggered(fellBack)
+                .fallbackReason(fellBack ? "target_cluster_unavailable" : null).routeTimeMicros(90).ttfbMillis(20)
+                .chunkIntervalVarianceMs2(0.5).totalLatencyMillis(100).inputTokens(12).outputTokens(30).status(status)
+                .httpStatus(200).build();
     }
 }

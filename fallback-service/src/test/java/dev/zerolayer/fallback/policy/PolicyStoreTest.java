@@ -40,10 +40,7 @@ class PolicyStoreTest {
     static PolicyDocument withClusterHealthMin(double value) {
         PolicyDocument d = PolicyDocument.defaults();
         Thresholds t = d.thresholds();
-        Thresholds changed = new Thresholds(value, t.highComplexity(), t.peakBandLow(), t.peakBandHigh(),
-                t.peakLoadMark(), t.loadSpikeRise(), t.loadSpikeWindowMs(), t.smUnavailableAbove(),
-                t.smRecoverBelow(), t.smHoldMs(), t.sampleStaleMs(), t.viewStaleMs(), t.warmupDefaultMs(),
-                t.warmupProbeLeadMs(), t.cacheHitBlockShare());
+        Thresholds changed = t.toBuilder().clusterHealthMin(value).build();
         return new PolicyDocument(d.tiers(), d.tierTable(), d.chains(), d.standbyClusters(), changed, d.limits(),
                 d.resilience(), d.apiKeyOverrides(), d.refusalFallback(), d.alerting());
     }

@@ -1,6 +1,7 @@
 package dev.zerolayer.simulator.prewarm;
 
 import dev.zerolayer.contracts.cache.PrewarmCommand;
+import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.events.EventReader;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -38,7 +39,7 @@ public class PrewarmInbox implements Consumer<Message<byte[]>> {
 
     @Override
     public void accept(Message<byte[]> message) {
-        PrewarmCommand command = reader.read(message, PrewarmCommand.class);
+        PrewarmCommand command = reader.read(message, Topics.CACHE_PREWARM_TOPIC);
         byNode.computeIfAbsent(command.nodeId(), node -> new NodeInbox()).add(command);
         onCommand.accept(command);
     }

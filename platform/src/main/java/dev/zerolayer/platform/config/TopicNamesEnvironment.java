@@ -19,7 +19,7 @@ public class TopicNamesEnvironment implements EnvironmentPostProcessor {
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
         Map<String, Object> names = new LinkedHashMap<>();
-        for (TopicSpec spec : Topics.ALL) {
+        for (TopicSpec<?> spec : Topics.ALL) {
             String shortName = shortName(spec.name());
             names.put("zerolayer.topic." + shortName, spec.name());
             names.put("zerolayer.dlq." + shortName,

@@ -2,6 +2,7 @@ package dev.zerolayer.platform.events;
 
 import dev.zerolayer.contracts.event.Event;
 import dev.zerolayer.contracts.event.InvalidEventException;
+import dev.zerolayer.contracts.topics.TopicSpec;
 import java.util.List;
 import java.util.function.Consumer;
 import org.springframework.messaging.Message;
@@ -15,14 +16,17 @@ public final class EventBatch {
     private EventBatch() {
     }
 
-    /** @return how many records of the batch were applied */
-    public static <T extends Event> int forEach(Message<List<byte[]>> batch, Class<T> type, EventReader reader,
+    /**
+     * @param from the topic the batch came from; its records decode to the topic's event type
+     * @return how many records of the batch were applied
+     */
+    public static <T extends Event> int forEach(Message<List<byte[]>> batch, TopicSpec<T> from, EventReader reader,
             DeadLetters deadLetters, Consumer<T> apply) {
         int applied = 0;
         for (InboundRecord record : InboundRecord.of(batch)) {
             T event;
             try {
-                event = reader.read(record, type);
+                event = reader.read(record, from);
             } catch (InvalidEventException e) {
                 deadLetters.refuse(reader, record, e.getMessage());
                 continue;

@@ -3,6 +3,7 @@ package dev.zerolayer.platform.events;
 import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.contracts.event.Event;
 import dev.zerolayer.contracts.event.InvalidEventException;
+import dev.zerolayer.contracts.topics.TopicSpec;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
@@ -26,10 +27,11 @@ public final class EventReader {
         this.registry = registry;
     }
 
-    public <T extends Event> T read(Message<?> message, Class<T> type) {
+    /** Decodes a message of the given topic to the topic's event type, or rejects it (see the class comment). */
+    public <T extends Event> T read(Message<?> message, TopicSpec<T> from) {
         String topic = String.valueOf(message.getHeaders().get(KafkaHeaders.RECEIVED_TOPIC));
         try {
-            return EventCodec.decode(payload(message), type, keyOf(message));
+            return EventCodec.decode(payload(message), from.eventType(), keyOf(message));
         } catch (InvalidEventException e) {
             reject(message, topic, e.getMessage());
             throw new PoisonEventException(e.getMessage(), e);
@@ -37,8 +39,8 @@ public final class EventReader {
     }
 
     /** Decodes one record of a batch; an {@link InvalidEventException} (with the reason) when it is no valid event. */
-    public <T extends Event> T read(InboundRecord record, Class<T> type) {
-        return EventCodec.decode(record.payload(), type, record.key());
+    public <T extends Event> T read(InboundRecord record, TopicSpec<T> from) {
+        return EventCodec.decode(record.payload(), from.eventType(), record.key());
     }
 
     /** Counts and logs a record of a batch refused for the given reason (the caller dead-letters it). */

@@ -1,5 +1,8 @@
 package dev.zerolayer.platform.topics;
 
+import dev.zerolayer.contracts.codec.EventCodec;
+import dev.zerolayer.contracts.event.Event;
+import dev.zerolayer.contracts.topics.TopicSpec;
 import dev.zerolayer.platform.events.RecordKeys;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -8,7 +11,6 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -34,28 +36,35 @@ public final class CompactedTopicReader {
         return new CompactedTopicReader(guard.bootstrapServers(), guard.clientProperties());
     }
 
-    /** What to do with one record: key (null when the record had none) and value (null for a tombstone). */
+    /** What to do with one record: key (null when the record had none) and its event (null for a tombstone). */
     @FunctionalInterface
-    public interface RecordHandler {
-        void accept(String key, byte[] value);
+    public interface RecordHandler<T> {
+        void accept(String key, T event);
+    }
+
+    /** What to do with one record, position included, and its event (null for a tombstone). */
+    @FunctionalInterface
+    public interface PositionedRecordHandler<T> {
+        void accept(ConsumerRecord<byte[], byte[]> record, T event);
     }
 
     /**
-     * Hands every record up to the end offsets of the start to {@code apply}, in offset order per partition; a record
-     * whose handler throws a {@link RuntimeException} goes to {@code unreadable} with its position and the reading
-     * goes on. Returns the number of records applied; stops early when {@code keepGoing} turns false. Broker failures
+     * Hands every record up to the end offsets of the start to {@code apply}, in offset order per partition, decoded to
+     * the topic's event type; a record that does not decode, or whose handler throws a {@link RuntimeException}, goes
+     * to {@code unreadable} with its position and the reading goes on. Returns the number of records applied; stops early when {@code keepGoing} turns false. Broker failures
      * propagate (the caller retries).
      */
-    public int readToEnd(String topic, String groupPrefix, RecordHandler apply,
+    public <T extends Event> int readToEnd(TopicSpec<T> topic, String groupPrefix, RecordHandler<T> apply,
             BiConsumer<ConsumerRecord<byte[], byte[]>, RuntimeException> unreadable, BooleanSupplier keepGoing) {
         return readRecordsToEnd(topic, groupPrefix,
-                record -> apply.accept(RecordKeys.text(record.key()), record.value()), unreadable, keepGoing);
+                (record, event) -> apply.accept(RecordKeys.text(record.key()), event), unreadable, keepGoing);
     }
 
     /** As {@link #readToEnd}, handing over whole records (position included). */
-    public int readRecordsToEnd(String topic, String groupPrefix,
-            Consumer<ConsumerRecord<byte[], byte[]>> apply,
+    public <T extends Event> int readRecordsToEnd(TopicSpec<T> spec, String groupPrefix,
+            PositionedRecordHandler<T> apply,
             BiConsumer<ConsumerRecord<byte[], byte[]>, RuntimeException> unreadable, BooleanSupplier keepGoing) {
+        String topic = spec.name();
         Map<String, Object> config = new LinkedHashMap<>(clientProperties);
         config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, groupPrefix + ".restore." + UUID.randomUUID());
@@ -72,7 +81,8 @@ public final class CompactedTopicReader {
             while (keepGoing.getAsBoolean() && partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
                     try {
-                        apply.accept(record);
+                        apply.accept(record, record.value() == null ? null : EventCodec.decode(record.value(),
+                                spec.eventType(), RecordKeys.text(record.key())));
                         count++;
                     } catch (RuntimeException e) {
                         unreadable.accept(record, e);

@@ -18,9 +18,9 @@ public final class ProvisionTopics {
     }
 
     /** Every topic the system uses: the catalogue and each reader's dead-letter topic. */
-    public static List<TopicSpec> allWithDeadLetters() {
-        List<TopicSpec> specs = new ArrayList<>(Topics.ALL);
-        for (TopicSpec spec : Topics.ALL) {
+    public static List<TopicSpec<?>> allWithDeadLetters() {
+        List<TopicSpec<?>> specs = new ArrayList<>(Topics.ALL);
+        for (TopicSpec<?> spec : Topics.ALL) {
             for (String reader : spec.readers()) {
                 specs.add(Topics.deadLetterSpec(spec.name(), reader));
             }

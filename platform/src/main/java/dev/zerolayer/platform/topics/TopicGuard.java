@@ -50,9 +50,9 @@ public class TopicGuard implements SmartLifecycle, HealthIndicator {
     }
 
     /** The topics this service reads or writes, and the dead-letter topics of those it reads. */
-    public static List<TopicSpec> topicsOf(String service) {
-        LinkedHashSet<TopicSpec> specs = new LinkedHashSet<>(Topics.writtenBy(service));
-        for (TopicSpec read : Topics.readBy(service)) {
+    public static List<TopicSpec<?>> topicsOf(String service) {
+        LinkedHashSet<TopicSpec<?>> specs = new LinkedHashSet<>(Topics.writtenBy(service));
+        for (TopicSpec<?> read : Topics.readBy(service)) {
             specs.add(read);
             specs.add(Topics.deadLetterSpec(read.name(), service));
         }
@@ -68,7 +68,7 @@ public class TopicGuard implements SmartLifecycle, HealthIndicator {
     }
 
     private void ensureUntilReady() {
-        List<TopicSpec> specs = topicsOf(properties.service());
+        List<TopicSpec<?>> specs = topicsOf(properties.service());
         Duration backoff = Duration.ofMillis(250);
         try (Admin admin = Admin.create(KafkaClientSecurity.adminConfig(bootstrapServers, clientProperties, 10_000,
                 5_000))) {

@@ -34,10 +34,10 @@ public final class TopicProvisioner {
     }
 
     /** Ensures every topic exists with the right cleanup policy; returns the names it created. */
-    public List<String> ensure(Collection<TopicSpec> specs) {
+    public List<String> ensure(Collection<TopicSpec<?>> specs) {
         try {
             Set<String> existing = admin.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            List<TopicSpec> missing = specs.stream().filter(spec -> !existing.contains(spec.name())).toList();
+            List<TopicSpec<?>> missing = specs.stream().filter(spec -> !existing.contains(spec.name())).toList();
             List<String> created = create(missing);
             verifyCleanupPolicies(specs.stream().filter(spec -> existing.contains(spec.name())).toList());
             return created;
@@ -49,7 +49,7 @@ public final class TopicProvisioner {
         }
     }
 
-    private List<String> create(List<TopicSpec> missing) throws InterruptedException, TimeoutException,
+    private List<String> create(List<TopicSpec<?>> missing) throws InterruptedException, TimeoutException,
             ExecutionException {
         if (missing.isEmpty()) {
             return List.of();
@@ -73,12 +73,12 @@ public final class TopicProvisioner {
         return created;
     }
 
-    private void verifyCleanupPolicies(List<TopicSpec> specs) throws InterruptedException, TimeoutException,
+    private void verifyCleanupPolicies(List<TopicSpec<?>> specs) throws InterruptedException, TimeoutException,
             ExecutionException {
         if (specs.isEmpty()) {
             return;
         }
-        Map<ConfigResource, TopicSpec> resources = specs.stream().collect(Collectors.toMap(
+        Map<ConfigResource, TopicSpec<?>> resources = specs.stream().collect(Collectors.toMap(
                 spec -> new ConfigResource(ConfigResource.Type.TOPIC, spec.name()), spec -> spec));
         Map<ConfigResource, Config> configs = admin.describeConfigs(resources.keySet()).all()
                 .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);

@@ -1,6 +1,7 @@
 package dev.zerolayer.platform.view;
 
 import dev.zerolayer.contracts.event.Event;
+import dev.zerolayer.contracts.topics.TopicSpec;
 import dev.zerolayer.platform.events.EventReader;
 import java.time.Clock;
 import java.time.Instant;
@@ -19,8 +20,7 @@ import org.springframework.messaging.Message;
  */
 public class CompactedView<T extends Event> implements Consumer<Message<byte[]>> {
 
-    private final String topic;
-    private final Class<T> type;
+    private final TopicSpec<T> topic;
     private final EventReader reader;
     private final Clock clock;
     private final Map<String, T> values = new ConcurrentHashMap<>();
@@ -30,9 +30,9 @@ public class CompactedView<T extends Event> implements Consumer<Message<byte[]>>
     private final Instant createdAt;
     private volatile java.time.Duration expectedUpdateInterval;
 
-    public CompactedView(String topic, Class<T> type, EventReader reader, Clock clock) {
+    /** @param topic the compacted topic; its records decode to the topic's event type */
+    public CompactedView(TopicSpec<T> topic, EventReader reader, Clock clock) {
         this.topic = topic;
-        this.type = type;
         this.reader = reader;
         this.clock = clock;
         this.createdAt = clock.instant();
@@ -68,7 +68,7 @@ public class CompactedView<T extends Event> implements Consumer<Message<byte[]>>
                 values.remove(key);
             }
         } else {
-            T event = reader.read(message, type);
+            T event = reader.read(message, topic);
             values.put(event.key(), event);
             listeners.forEach(listener -> listener.accept(event));
         }
@@ -98,7 +98,7 @@ public class CompactedView<T extends Event> implements Consumer<Message<byte[]>>
     }
 
     public String topic() {
-        return topic;
+        return topic.name();
     }
 
     /** Records applied since start, tombstones included. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.zerolayer.contracts.cache.PrewarmCommand;
 import dev.zerolayer.contracts.codec.EventCodec;
+import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.testing.BatchMessages.Rec;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -19,7 +20,7 @@ import org.springframework.messaging.Message;
 /** Each record of a batch is applied once, in order; one that does not decode or fails to apply is refused alone. */
 class EventBatchTest {
 
-    private static final String TOPIC = "cache.prewarm.v1";
+    private static final String TOPIC = Topics.CACHE_PREWARM;
 
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private final EventReader reader = new EventReader(meters);
@@ -40,7 +41,7 @@ class EventBatchTest {
                 StandardCharsets.UTF_8)), command("node-boom"), command("node-c"));
 
         // When it is read
-        int count = EventBatch.forEach(batch, PrewarmCommand.class, reader, deadLetters, command -> {
+        int count = EventBatch.forEach(batch, Topics.CACHE_PREWARM_TOPIC, reader, deadLetters, command -> {
             if (command.nodeId().equals("node-boom")) {
                 throw new IllegalStateException("boom: " + command.sessionHash());
             }

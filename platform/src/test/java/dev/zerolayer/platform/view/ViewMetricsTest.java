@@ -3,6 +3,8 @@ package dev.zerolayer.platform.view;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.zerolayer.contracts.event.Event;
+import dev.zerolayer.contracts.topics.CleanupPolicy;
+import dev.zerolayer.contracts.topics.TopicSpec;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -42,7 +44,8 @@ class ViewMetricsTest {
     @Test
     void stalenessCountsFromStartUntilTheFirstRecordAndFromTheLastUpdateAfter() {
         MovingClock clock = new MovingClock();
-        CompactedView<Event> view = new CompactedView<>("t.v1", Event.class, null, clock);
+        CompactedView<Event> view = new CompactedView<>(new TopicSpec<>("t.v1", "k", Event.class,
+                "test", List.of(), CleanupPolicy.COMPACT, 1, Duration.ofDays(1)), null, clock);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         new ViewMetrics(List.of(view), clock).bindTo(registry);
 

@@ -51,28 +51,28 @@ public class RouterConfiguration {
     @Bean
     CompactedView<NodeHealth> nodeHealth(EventReader reader, Clock clock) {
         // telemetry-service republishes every node at least every few seconds: a longer silence is a stale view
-        return new CompactedView<>(Topics.TELEMETRY_NODE_HEALTH, NodeHealth.class, reader, clock)
+        return new CompactedView<>(Topics.TELEMETRY_NODE_HEALTH_TOPIC, reader, clock)
                 .expectUpdatesEvery(java.time.Duration.ofMillis(PolicyDocument.defaults().thresholds().viewStaleMs()));
     }
 
     @Bean
     CompactedView<ComplexityModel> complexityModel(EventReader reader, Clock clock) {
-        return new CompactedView<>(Topics.COMPLEXITY_MODEL, ComplexityModel.class, reader, clock);
+        return new CompactedView<>(Topics.COMPLEXITY_MODEL_TOPIC, reader, clock);
     }
 
     @Bean
     CompactedView<KvIndexEntry> kvIndex(EventReader reader, Clock clock) {
-        return new CompactedView<>(Topics.CACHE_KV_INDEX, KvIndexEntry.class, reader, clock);
+        return new CompactedView<>(Topics.CACHE_KV_INDEX_TOPIC, reader, clock);
     }
 
     @Bean
     CompactedView<SessionEntry> sessions(EventReader reader, Clock clock) {
-        return new CompactedView<>(Topics.CACHE_SESSIONS, SessionEntry.class, reader, clock);
+        return new CompactedView<>(Topics.CACHE_SESSIONS_TOPIC, reader, clock);
     }
 
     @Bean
     CompactedView<FallbackPolicy> fallbackPolicy(EventReader reader, Clock clock) {
-        return new CompactedView<>(Topics.FALLBACK_POLICY, FallbackPolicy.class, reader, clock);
+        return new CompactedView<>(Topics.FALLBACK_POLICY_TOPIC, reader, clock);
     }
 
     /**

@@ -48,9 +48,12 @@ class DecisionPublisherTest {
     }
 
     static RoutingDecision decision(String requestId) {
-        return new RoutingDecision(UUID.randomUUID().toString(), Instant.now(), 1, requestId, "s", "k", "anthropic",
-                "claude-haiku-4-5", false, "haiku", "c", "n", List.of("n"), 12, 0.1, "m1", 1, List.of(), false, null,
-                null, false, List.of(), 90, 20, 0.5, 100, 12, 30, DecisionStatus.OK, 200);
+        return RoutingDecision.builder().eventId(UUID.randomUUID().toString()).occurredAt(Instant.now())
+                .requestId(requestId).sessionHash("s").apiKeyId("k").clientApi("anthropic")
+                .requestedModel("claude-haiku-4-5").tier("haiku").cluster("c").node("n").nodesTried(List.of("n"))
+                .tokenCount(12).complexityScore(0.1).complexityModelVersion("m1").policyVersion(1).routeTimeMicros(90)
+                .ttfbMillis(20).chunkIntervalVarianceMs2(0.5).totalLatencyMillis(100).inputTokens(12).outputTokens(30)
+                .status(DecisionStatus.OK).httpStatus(200).build();
     }
 
     private double counter(String name) {

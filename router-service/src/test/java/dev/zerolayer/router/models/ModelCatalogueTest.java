@@ -22,8 +22,7 @@ import org.springframework.messaging.support.MessageBuilder;
 /** The catalogue lists the built-in policy's aliases until a policy arrives, then the latest policy's, each once. */
 class ModelCatalogueTest {
 
-    private final CompactedView<FallbackPolicy> view = new CompactedView<>(Topics.FALLBACK_POLICY, FallbackPolicy.class,
-            new EventReader(new SimpleMeterRegistry()), Clock.systemUTC());
+    private final CompactedView<FallbackPolicy> view = new CompactedView<>(Topics.FALLBACK_POLICY_TOPIC, new EventReader(new SimpleMeterRegistry()), Clock.systemUTC());
     private final ModelCatalogue catalogue = new ModelCatalogue(view);
 
     @Test

@@ -649,10 +649,7 @@ class RouterReliabilityIT {
         void policy(Map<String, List<String>> clusters, Map<String, List<String>> chains, TierLimits limits) {
             PolicyDocument d = PolicyDocument.defaults();
             Thresholds t = d.thresholds();
-            Thresholds thresholds = new Thresholds(t.clusterHealthMin(), t.highComplexity(), t.peakBandLow(),
-                    t.peakBandHigh(), t.peakLoadMark(), t.loadSpikeRise(), t.loadSpikeWindowMs(),
-                    t.smUnavailableAbove(), t.smRecoverBelow(), t.smHoldMs(), t.sampleStaleMs(), DAY_MS,
-                    t.warmupDefaultMs(), t.warmupProbeLeadMs(), t.cacheHitBlockShare());
+            Thresholds thresholds = t.toBuilder().viewStaleMs(DAY_MS).build();
             List<TierSpec> tiers = new ArrayList<>();
             for (TierSpec spec : d.tiers()) {
                 tiers.add(new TierSpec(spec.name(), spec.modelAliases(),

@@ -43,10 +43,9 @@ class FleetTest {
     void aStaleRecordCountsAsRoutableWithANeutralScoreAndNoReportedLoad() {
         EventReader reader = new EventReader(new SimpleMeterRegistry());
         Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
-        CompactedView<NodeHealth> view = new CompactedView<>(Topics.TELEMETRY_NODE_HEALTH, NodeHealth.class, reader,
+        CompactedView<NodeHealth> view = new CompactedView<>(Topics.TELEMETRY_NODE_HEALTH_TOPIC, reader,
                 clock);
-        CompactedView<FallbackPolicy> policies = new CompactedView<>(Topics.FALLBACK_POLICY, FallbackPolicy.class,
-                reader, clock);
+        CompactedView<FallbackPolicy> policies = new CompactedView<>(Topics.FALLBACK_POLICY_TOPIC, reader, clock);
         for (NodeHealth health : List.of(record("fresh", NodeState.UNAVAILABLE, 0.2, 0.9, NOW.minusSeconds(2)),
                 record("stale", NodeState.UNAVAILABLE, 0.2, 0.9, NOW.minusSeconds(11)))) {
             view.accept(MessageBuilder.withPayload(EventCodec.encode(health))

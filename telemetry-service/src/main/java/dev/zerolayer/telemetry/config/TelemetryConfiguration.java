@@ -61,7 +61,7 @@ public class TelemetryConfiguration {
 
     @Bean
     CompactedView<FallbackPolicy> fallbackPolicy(EventReader reader, Clock clock) {
-        return new CompactedView<>(Topics.FALLBACK_POLICY, FallbackPolicy.class, reader, clock);
+        return new CompactedView<>(Topics.FALLBACK_POLICY_TOPIC, reader, clock);
     }
 
     /** This service's own records published before this start: the history it restores after a restart. */

@@ -1,6 +1,7 @@
 package dev.zerolayer.telemetry.observation;
 
 import dev.zerolayer.contracts.router.RoutingDecision;
+import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.events.DeadLetters;
 import dev.zerolayer.platform.events.EventBatch;
 import dev.zerolayer.platform.events.EventReader;
@@ -33,7 +34,7 @@ public class RouterObservations implements Consumer<Message<List<byte[]>>> {
 
     @Override
     public void accept(Message<List<byte[]>> batch) {
-        EventBatch.forEach(batch, RoutingDecision.class, reader, deadLetters, this::observe);
+        EventBatch.forEach(batch, Topics.ROUTER_DECISIONS_TOPIC, reader, deadLetters, this::observe);
     }
 
     private void observe(RoutingDecision decision) {

@@ -8,6 +8,7 @@ import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.contracts.telemetry.NodeRegistration;
 import dev.zerolayer.contracts.telemetry.NodeTelemetry;
 import dev.zerolayer.contracts.telemetry.TelemetrySample;
+import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.events.DeadLetters;
 import dev.zerolayer.platform.events.EventReader;
 import dev.zerolayer.platform.events.InboundRecord;
@@ -64,7 +65,7 @@ public class TelemetryIngest implements Consumer<Message<List<byte[]>>> {
     Optional<String> apply(InboundRecord record) {
         NodeTelemetry telemetry;
         try {
-            telemetry = reader.read(record, NodeTelemetry.class);
+            telemetry = reader.read(record, Topics.TELEMETRY_SAMPLES_TOPIC);
         } catch (InvalidEventException e) {
             return Optional.of(e.getMessage());
         }

@@ -1,6 +1,5 @@
 package dev.zerolayer.telemetry.restore;
 
-import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.contracts.fallback.FallbackPolicy;
 import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.contracts.topics.Topics;
@@ -91,14 +90,14 @@ public class PublishedHealth implements SmartLifecycle, HealthIndicator {
     private void restore() {
         long started = System.nanoTime();
         Map<String, FallbackPolicy> policies = new java.util.HashMap<>();
-        CompactedTopicReader.of(guard).readToEnd(Topics.FALLBACK_POLICY, "telemetry-service", (key, value) -> {
+        CompactedTopicReader.of(guard).readToEnd(Topics.FALLBACK_POLICY_TOPIC, "telemetry-service", (key, value) -> {
             if (key != null && value != null) {
-                policies.put(key, EventCodec.decode(value, FallbackPolicy.class, key));
+                policies.put(key, value);
             }
         }, (record, e) -> log.warn("skipped unreadable fallback-policy record, partition {} offset {}: {}",
                 record.partition(), record.offset(), e.getMessage()), step::isRunning);
         policies.values().forEach(policy);
-        int read = CompactedTopicReader.of(guard).readToEnd(Topics.TELEMETRY_NODE_HEALTH, "telemetry-service",
+        int read = CompactedTopicReader.of(guard).readToEnd(Topics.TELEMETRY_NODE_HEALTH_TOPIC, "telemetry-service",
                 this::apply, (record, e) -> {
                     skipped.increment();
                     log.warn("skipped unreadable node-health record, partition {} offset {}: {}",
@@ -111,7 +110,7 @@ public class PublishedHealth implements SmartLifecycle, HealthIndicator {
         restored.countDown();
     }
 
-    private void apply(String key, byte[] value) {
+    private void apply(String key, NodeHealth value) {
         if (key == null) {
             throw new IllegalArgumentException("record without a key");
         }
@@ -119,7 +118,7 @@ public class PublishedHealth implements SmartLifecycle, HealthIndicator {
             records.remove(key);
             return;
         }
-        records.put(key, EventCodec.decode(value, NodeHealth.class, key));
+        records.put(key, value);
     }
 
     @Override

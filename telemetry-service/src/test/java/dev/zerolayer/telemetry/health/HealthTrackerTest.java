@@ -45,9 +45,13 @@ class HealthTrackerTest {
     }
 
     private static RoutingDecision served(boolean streaming, long ttfb, double variance) {
-        return new RoutingDecision(UUID.randomUUID().toString(), T0, 1, UUID.randomUUID().toString(), "s", "k",
-                "anthropic", "m", streaming, "sonnet", "c", "n1", List.of("n1"), 10, 0.5, "v", 1, List.of(), false,
-                null, null, false, List.of(), 100, ttfb, variance, ttfb + 300, 10, 12, DecisionStatus.OK, 200);
+        return RoutingDecision.builder().eventId(UUID.randomUUID().toString()).occurredAt(T0)
+                .requestId(UUID.randomUUID().toString()).sessionHash("s").apiKeyId("k").clientApi("anthropic")
+                .requestedModel("m").streaming(streaming).tier("sonnet").cluster("c").node("n1")
+                .nodesTried(List.of("n1")).tokenCount(10).complexityScore(0.5).complexityModelVersion("v")
+                .policyVersion(1).routeTimeMicros(100).ttfbMillis(ttfb).chunkIntervalVarianceMs2(variance)
+                .totalLatencyMillis(ttfb + 300).inputTokens(10).outputTokens(12).status(DecisionStatus.OK)
+                .httpStatus(200).build();
     }
 
     @Test
