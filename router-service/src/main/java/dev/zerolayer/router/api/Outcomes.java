@@ -10,7 +10,6 @@ import dev.zerolayer.router.events.DecisionPublisher;
 import dev.zerolayer.router.tracing.RequestTracing;
 import dev.zerolayer.routing.decision.RouteDecision;
 import java.time.Instant;
-import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -75,24 +74,48 @@ final class Outcomes {
 
     static RoutingDecision event(Progress progress, DecisionStatus status, int httpStatus) {
         Progress.Arrival arrival = progress.arrival();
-        Routed routed = progress.routed();
-        RouteDecision decision = routed == null ? null : routed.decision();
-        DispatchTrace dispatch = progress.dispatch();
+        RoutingDecision.Builder event = RoutingDecision.builder()
+                .eventId(EventChecks.newEventId())
+                .occurredAt(Instant.now())
+                .requestId(arrival.requestId())
+                .sessionHash(progress.sessionHash())
+                .apiKeyId(progress.keyId())
+                .clientApi(arrival.api().wireName())
+                .tier(progress.tier())
+                .cluster(progress.cluster())
+                .totalLatencyMillis((System.nanoTime() - arrival.startNanos()) / 1_000_000)
+                .inputTokens(progress.usage().input())
+                .outputTokens(progress.usage().output())
+                .status(status)
+                .httpStatus(httpStatus);
+        if (progress.request() != null) {
+            event.requestedModel(progress.request().model()).streaming(progress.request().stream());
+        }
         String reason = progress.fallbackReason();
-        return new RoutingDecision(EventChecks.newEventId(), Instant.now(), RoutingDecision.SCHEMA_VERSION,
-                arrival.requestId(), progress.sessionHash(), progress.keyId(), arrival.api().wireName(),
-                progress.request() == null ? null : progress.request().model(),
-                progress.request() != null && progress.request().stream(), progress.tier(), progress.cluster(),
-                dispatch == null ? (status == DecisionStatus.EXPLAINED ? progress.node() : null) : dispatch.servedNode(),
-                dispatch == null ? List.of() : dispatch.tried(), routed == null ? 0 : routed.tokenCount(),
-                routed == null ? 0 : routed.complexity(), routed == null ? null : routed.complexityModelVersion(),
-                routed == null ? 0 : routed.policyVersion(), decision == null ? List.of() : decision.rulesFired(),
-                reason != null, reason, decision == null ? null : decision.warning(),
-                decision != null && decision.cacheHit(), routed == null ? List.of() : routed.prefixBlockHashes(),
-                routed == null ? 0 : routed.routeNanos() / 1_000, dispatch == null ? 0 : dispatch.ttfbMillis(),
-                dispatch == null ? 0 : dispatch.chunkIntervalVarianceMs2(),
-                (System.nanoTime() - arrival.startNanos()) / 1_000_000, progress.usage().input(),
-                progress.usage().output(), status, httpStatus);
+        event.fallbackTriggered(reason != null).fallbackReason(reason);
+        Routed routed = progress.routed();
+        if (routed != null) {
+            RouteDecision decision = routed.decision();
+            event.tokenCount(routed.tokenCount())
+                    .complexityScore(routed.complexity())
+                    .complexityModelVersion(routed.complexityModelVersion())
+                    .policyVersion(routed.policyVersion())
+                    .rulesFired(decision.rulesFired())
+                    .warning(decision.warning())
+                    .cacheHit(decision.cacheHit())
+                    .prefixBlockHashes(routed.prefixBlockHashes())
+                    .routeTimeMicros(routed.routeNanos() / 1_000);
+        }
+        DispatchTrace dispatch = progress.dispatch();
+        if (dispatch != null) {
+            event.node(dispatch.servedNode())
+                    .nodesTried(dispatch.tried())
+                    .ttfbMillis(dispatch.ttfbMillis())
+                    .chunkIntervalVarianceMs2(dispatch.chunkIntervalVarianceMs2());
+        } else if (status == DecisionStatus.EXPLAINED) {
+            event.node(progress.node());
+        }
+        return event.build();
     }
 
     private static void endSpan(Progress progress, DecisionStatus status, int httpStatus) {
