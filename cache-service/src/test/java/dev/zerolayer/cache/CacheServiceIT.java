@@ -211,6 +211,17 @@ class CacheServiceIT {
                         .contains("\"message\":\"messages.0.role: must be one of assistant, user\"");
                 assertThat(post(service, "/v1/cache/lookup", "").statusCode()).isEqualTo(400);
 
+                // And an unknown path answers 404 and a wrong method 405, both in the API error shape
+                HttpResponse<String> unknown = service.get("/v1/cache/nowhere");
+                assertThat(unknown.statusCode()).isEqualTo(404);
+                assertThat(unknown.body()).startsWith("{\"type\":\"error\",\"error\":{\"type\":\"not_found_error\",")
+                        .contains("\"message\":\"not found: GET /v1/cache/nowhere\"");
+                HttpResponse<String> wrongMethod = service.get("/v1/cache/lookup");
+                assertThat(wrongMethod.statusCode()).isEqualTo(405);
+                assertThat(wrongMethod.body())
+                        .startsWith("{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",")
+                        .contains("method not allowed: GET /v1/cache/lookup");
+
                 // And the actuator shows health and prometheus only
                 assertThat(service.get("/actuator/health").statusCode()).isEqualTo(200);
                 assertThat(service.get("/actuator/prometheus").statusCode()).isEqualTo(200);

@@ -18,6 +18,10 @@ import dev.zerolayer.platform.view.CompactedView;
 import dev.zerolayer.telemetry.observation.RouterObservations;
 import dev.zerolayer.telemetry.health.HealthTracker;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -37,7 +41,7 @@ class TelemetryServiceIT {
     }
 
     @Test
-    void readsSamplesAndDecisionsAndDeadLettersPoisonWithoutStopping() {
+    void readsSamplesAndDecisionsAndDeadLettersPoisonWithoutStopping() throws Exception {
         String node = "n-" + UUID.randomUUID();
         try (RunningService service = RunningService.start(TelemetryApplication.class, servers());
              KafkaTestClient kafka = new KafkaTestClient(servers())) {
@@ -78,6 +82,22 @@ class TelemetryServiceIT {
                     .stream().mapToDouble(c -> c.count()).sum()).isGreaterThanOrEqualTo(2);
             assertThat(service.get("/actuator/health").statusCode()).isEqualTo(200);
             assertThat(service.get("/v1/nodes/" + node).body()).contains("\"queueDepth\":7");
+
+            // And an unknown node or path answers 404 and a wrong method 405, all in the API error shape
+            HttpResponse<String> unknownNode = service.get("/v1/nodes/no-such-node");
+            assertThat(unknownNode.statusCode()).isEqualTo(404);
+            assertThat(unknownNode.body()).isEqualTo("{\"type\":\"error\",\"error\":{\"type\":\"not_found_error\","
+                    + "\"message\":\"no node with that id\"}}");
+            HttpResponse<String> unknownPath = service.get("/v1/nowhere");
+            assertThat(unknownPath.statusCode()).isEqualTo(404);
+            assertThat(unknownPath.body()).isEqualTo("{\"type\":\"error\",\"error\":{\"type\":\"not_found_error\","
+                    + "\"message\":\"not found: GET /v1/nowhere\"}}");
+            HttpResponse<String> wrongMethod = send(service, "DELETE", "/v1/nodes");
+            assertThat(wrongMethod.statusCode()).isEqualTo(405);
+            assertThat(wrongMethod.headers().firstValue("Allow")).hasValueSatisfying(allow -> assertThat(allow)
+                    .contains("GET"));
+            assertThat(wrongMethod.body()).isEqualTo("{\"type\":\"error\",\"error\":{"
+                    + "\"type\":\"invalid_request_error\",\"message\":\"method not allowed: DELETE /v1/nodes\"}}");
         }
     }
 
@@ -130,4 +150,10 @@ class TelemetryServiceIT {
                 PolicyDocument.defaults());
     }
 
+    private static HttpResponse<String> send(RunningService service, String method, String path) throws Exception {
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(2)).build();
+        return http.send(HttpRequest.newBuilder(URI.create(service.baseUrl() + path)).timeout(Duration.ofSeconds(10))
+                .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+    }
 }

@@ -1,9 +1,11 @@
 package dev.zerolayer.complexity.web;
 
+import dev.zerolayer.platform.web.ApiException;
+
 /** A request body over the configured limit: 413. */
-public class BodyTooLargeException extends RuntimeException {
+public class BodyTooLargeException extends ApiException {
 
     public BodyTooLargeException(long limit) {
-        super("body: larger than the limit of " + limit + " bytes", null, false, false);
+        super(413, "request_too_large", "body: larger than the limit of " + limit + " bytes");
     }
 }

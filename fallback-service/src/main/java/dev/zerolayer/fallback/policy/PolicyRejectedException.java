@@ -1,17 +1,20 @@
 package dev.zerolayer.fallback.policy;
 
+import dev.zerolayer.platform.web.ApiError;
+import dev.zerolayer.platform.web.ApiException;
 import java.util.List;
 import java.util.stream.Collectors;
 
 /** A policy document that cannot be accepted (400), with every violation found; its message names each field. */
-public class PolicyRejectedException extends RuntimeException {
+public class PolicyRejectedException extends ApiException {
 
     private static final int LISTED = 10;
 
     private final List<PolicyViolation> violations;
 
     public PolicyRejectedException(List<PolicyViolation> violations) {
-        super(describe(violations), null, false, false);
+        super(400, "invalid_request_error", describe(violations), violations.stream()
+                .map(v -> new ApiError.FieldError(v.pointer(), v.message())).toList());
         this.violations = List.copyOf(violations);
     }
 

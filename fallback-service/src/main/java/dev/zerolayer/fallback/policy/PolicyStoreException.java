@@ -1,23 +1,12 @@
 package dev.zerolayer.fallback.policy;
 
-/** A policy change or read that cannot be done now, with the HTTP status and API error type it answers with. */
-public class PolicyStoreException extends RuntimeException {
+import dev.zerolayer.platform.web.ApiException;
 
-    private final int status;
-    private final String type;
+/** A policy change or read that cannot be done now, with the HTTP status and API error type it answers with. */
+public class PolicyStoreException extends ApiException {
 
     public PolicyStoreException(int status, String type, String message) {
-        super(message, null, false, false);
-        this.status = status;
-        this.type = type;
-    }
-
-    public int status() {
-        return status;
-    }
-
-    public String type() {
-        return type;
+        super(status, type, message);
     }
 
     static PolicyStoreException notReady() {

@@ -13,6 +13,7 @@ import dev.zerolayer.fallback.policy.PolicySchema;
 import dev.zerolayer.fallback.policy.PolicyStore;
 import dev.zerolayer.platform.admin.AdminGuard;
 import dev.zerolayer.platform.admin.AdminGuard.AdminPrincipal;
+import dev.zerolayer.platform.web.ApiException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

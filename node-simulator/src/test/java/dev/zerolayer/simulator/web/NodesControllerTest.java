@@ -3,8 +3,9 @@ package dev.zerolayer.simulator.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.zerolayer.contracts.cache.KvCacheEvent;
-import dev.zerolayer.platform.admin.AdminErrorAdvice;
 import dev.zerolayer.platform.admin.AdminGuard;
+import dev.zerolayer.platform.web.ApiErrorAdvice;
+import dev.zerolayer.platform.web.ApiErrorWebHandler;
 import dev.zerolayer.simulator.faults.FaultType;
 import dev.zerolayer.simulator.fleet.Fleet;
 import dev.zerolayer.simulator.fleet.FleetProperties;
@@ -52,7 +53,7 @@ class NodesControllerTest {
 
     private static WebTestClient client(AdminGuard guard) {
         return WebTestClient.bindToController(new NodesController(fleet, guard))
-                .controllerAdvice(new AdminErrorAdvice()).build();
+                .controllerAdvice(new ApiErrorAdvice(new ApiErrorWebHandler())).build();
     }
 
     @AfterAll

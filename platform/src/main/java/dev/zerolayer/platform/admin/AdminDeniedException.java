@@ -1,16 +1,14 @@
 package dev.zerolayer.platform.admin;
 
-/** An admin call refused for its credentials: 401 (none presented) or 403 (wrong, or admin disabled). */
-public class AdminDeniedException extends RuntimeException {
+import dev.zerolayer.platform.web.ApiException;
 
-    private final int status;
+/**
+ * An admin call refused for its credentials: 401 {@code authentication_error} (none presented) or 403
+ * {@code permission_error} (wrong, or admin disabled).
+ */
+public class AdminDeniedException extends ApiException {
 
     public AdminDeniedException(int status, String message) {
-        super(message, null, false, false);
-        this.status = status;
-    }
-
-    public int status() {
-        return status;
+        super(status, status == 401 ? "authentication_error" : "permission_error", message);
     }
 }

@@ -1,6 +1,5 @@
 package dev.zerolayer.platform.config;
 
-import dev.zerolayer.platform.admin.AdminErrorAdvice;
 import dev.zerolayer.platform.admin.AdminGuard;
 import dev.zerolayer.platform.events.EventPublisher;
 import dev.zerolayer.platform.events.EventReader;
@@ -9,6 +8,8 @@ import dev.zerolayer.platform.topics.DeferredBindingRegistrar;
 import dev.zerolayer.platform.topics.TopicGuard;
 import dev.zerolayer.platform.view.CompactedView;
 import dev.zerolayer.platform.view.ViewsHealthIndicator;
+import dev.zerolayer.platform.web.ApiErrorAdvice;
+import dev.zerolayer.platform.web.ApiErrorWebHandler;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.List;
@@ -19,6 +20,7 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -87,13 +89,23 @@ public class PlatformAutoConfiguration {
         return new AdminGuard(properties.adminToken());
     }
 
-    /** Admin refusals in the API error shape, where the service serves HTTP. */
+    /**
+     * Every HTTP error of a reactive service (its own refusals, admin refusals, unknown paths, wrong methods, anything
+     * unexpected) answered by one handler in the API error shape; a service may replace the handler with a subclass.
+     */
     @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "org.springframework.web.bind.annotation.RestControllerAdvice")
-    static class AdminWeb {
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+    static class ApiErrorsWeb {
+
         @Bean
-        AdminErrorAdvice adminErrorAdvice() {
-            return new AdminErrorAdvice();
+        @ConditionalOnMissingBean(ApiErrorWebHandler.class)
+        ApiErrorWebHandler apiErrorWebHandler() {
+            return new ApiErrorWebHandler();
+        }
+
+        @Bean
+        ApiErrorAdvice apiErrorAdvice(ApiErrorWebHandler errors) {
+            return new ApiErrorAdvice(errors);
         }
     }
 

@@ -1,15 +1,13 @@
 package dev.zerolayer.router.wire;
 
-/** A request that ends in an API error: HTTP status, the API's error type and a message naming no prompt text. */
-public class ApiException extends RuntimeException {
-
-    private final int status;
-    private final String type;
+/**
+ * A request that ends in an API error: HTTP status, the API's error type and a message naming no prompt text; the
+ * platform's error handler answers it, in the shape of the client's API.
+ */
+public class ApiException extends dev.zerolayer.platform.web.ApiException {
 
     public ApiException(int status, String type, String message) {
-        super(message, null, false, false);
-        this.status = status;
-        this.type = type;
+        super(status, type, message);
     }
 
     public static ApiException invalid(String message) {
@@ -22,13 +20,5 @@ public class ApiException extends RuntimeException {
 
     public static ApiException timeout(String message) {
         return new ApiException(504, "timeout_error", message);
-    }
-
-    public int status() {
-        return status;
-    }
-
-    public String type() {
-        return type;
     }
 }

@@ -2,6 +2,7 @@ package dev.zerolayer.router.wire;
 
 import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.contracts.telemetry.UpstreamProtocol;
+import dev.zerolayer.platform.web.ApiError;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -87,21 +88,20 @@ public enum ClientApi {
         return ANTHROPIC;
     }
 
-    /** The API's error object: Anthropic {@code {"type":"error","error":{…}}}, OpenAI {@code {"error":{…}}}. */
+    /**
+     * The API's error object: Anthropic {@code {"type":"error","error":{…}}} (the platform's {@link ApiError} body), OpenAI
+     * {@code {"error":{…}}}.
+     */
     public ObjectNode errorObject(String type, String message) {
-        ObjectNode root = EventCodec.mapper().createObjectNode();
         if (!openAiShaped()) {
-            root.put("type", "error");
-            ObjectNode error = root.putObject("error");
-            error.put("type", type);
-            error.put("message", message);
-        } else {
-            ObjectNode error = root.putObject("error");
-            error.put("message", message);
-            error.put("type", openAiType(type));
-            error.putNull("param");
-            error.putNull("code");
+            return EventCodec.mapper().valueToTree(ApiError.body(type, message));
         }
+        ObjectNode root = EventCodec.mapper().createObjectNode();
+        ObjectNode error = root.putObject("error");
+        error.put("message", message);
+        error.put("type", openAiType(type));
+        error.putNull("param");
+        error.putNull("code");
         return root;
     }
 

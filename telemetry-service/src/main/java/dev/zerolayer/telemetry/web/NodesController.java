@@ -1,11 +1,10 @@
 package dev.zerolayer.telemetry.web;
 
 import dev.zerolayer.contracts.telemetry.NodeHealth;
+import dev.zerolayer.platform.web.ApiException;
 import dev.zerolayer.telemetry.health.HealthTracker;
 import java.util.List;
 import java.util.Map;
-import org.springframework.http.HttpStatus;
-import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
@@ -26,9 +25,8 @@ public class NodesController {
     }
 
     @GetMapping("/v1/nodes/{id}")
-    public ResponseEntity<?> node(@PathVariable String id) {
-        return tracker.snapshot(id).<ResponseEntity<?>>map(ResponseEntity::ok)
-                .orElseGet(() -> ResponseEntity.status(HttpStatus.NOT_FOUND).body(Map.of("type", "error",
-                        "error", Map.of("type", "not_found_error", "message", "no node with that id"))));
+    public NodeHealth node(@PathVariable String id) {
+        return tracker.snapshot(id)
+                .orElseThrow(() -> new ApiException(404, "not_found_error", "no node with that id"));
     }
 }
