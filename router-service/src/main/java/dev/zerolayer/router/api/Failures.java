@@ -3,7 +3,8 @@ package dev.zerolayer.router.api;
 import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.contracts.router.DecisionStatus;
 import dev.zerolayer.router.dispatch.UpstreamFailure;
-import dev.zerolayer.router.wire.ApiException;
+import dev.zerolayer.platform.web.ApiError;
+import dev.zerolayer.platform.web.ApiException;
 import dev.zerolayer.router.wire.ClientApi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -11,8 +12,9 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The one place a failure becomes what the client sees: the HTTP status, the decision status it records, and the body
- * in the client API's shape (a node's own refusal of the request passed on as its status and message).
+ * The one place a gateway failure becomes what the client sees: the HTTP status and type (the platform's
+ * {@link ApiError}), the decision status it records, and the body in the client API's shape (a node's own refusal of
+ * the request passed on as its status and message).
  */
 final class Failures {
 
@@ -26,23 +28,24 @@ final class Failures {
     }
 
     static Failure of(Throwable e, ClientApi api) {
-        if (e instanceof ApiException error) {
-            DecisionStatus status = switch (error.status()) {
-                case 529 -> DecisionStatus.OVERLOADED;
-                case 504 -> DecisionStatus.TIMEOUT;
-                default -> error.status() >= 500 ? DecisionStatus.OVERLOADED : DecisionStatus.REJECTED;
-            };
-            return new Failure(error.status(), status, api.errorBody(error.type(), error.getMessage()));
-        }
         if (e instanceof UpstreamFailure upstream && !upstream.bypassable()) {
             return new Failure(upstream.status(), DecisionStatus.REJECTED, nodeError(upstream, api));
         }
+        ApiError error;
         if (e instanceof UpstreamFailure) {
-            return new Failure(529, DecisionStatus.OVERLOADED, api.errorBody("overloaded_error",
-                    "no node could serve the request"));
+            error = ApiError.of(529, "no node could serve the request");
+        } else if (e instanceof ApiException refused) {
+            error = refused.toError();
+        } else {
+            // the class only: an exception's message may quote the request
+            log.error("unexpected failure handling a request: {}", e.getClass().getName());
+            error = ApiError.of(500, "internal error");
         }
-        log.error("unexpected failure handling a request: {}", e.toString());
-        return new Failure(500, DecisionStatus.OVERLOADED, api.errorBody("api_error", "internal error"));
+        DecisionStatus status = switch (error.status()) {
+            case 504 -> DecisionStatus.TIMEOUT;
+            default -> error.status() >= 500 ? DecisionStatus.OVERLOADED : DecisionStatus.REJECTED;
+        };
+        return new Failure(error.status(), status, api.errorBody(error.type(), error.message()));
     }
 
     /**
