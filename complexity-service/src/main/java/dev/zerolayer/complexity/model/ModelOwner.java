@@ -3,7 +3,9 @@ package dev.zerolayer.complexity.model;
 import dev.zerolayer.contracts.complexity.ComplexityModel;
 import dev.zerolayer.contracts.event.EventChecks;
 import dev.zerolayer.contracts.topics.Topics;
-import dev.zerolayer.platform.topics.KafkaClientSecurity;
+import dev.zerolayer.platform.topics.Backoff;
+import dev.zerolayer.platform.topics.StartOffsets;
+import dev.zerolayer.platform.topics.StartupCatchUp;
 import dev.zerolayer.platform.topics.TopicGuard;
 import dev.zerolayer.routing.complexity.ComplexityModels;
 import dev.zerolayer.routing.complexity.ComplexityScorer;
@@ -11,16 +13,7 @@ import dev.zerolayer.routing.complexity.Conversation;
 import dev.zerolayer.routing.tokens.TokenCounter;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.health.contributor.Health;
@@ -36,7 +29,6 @@ public class ModelOwner implements SmartLifecycle, HealthIndicator {
 
     private static final Logger log = LoggerFactory.getLogger(ModelOwner.class);
     private static final Duration POLL = Duration.ofMillis(50);
-    private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
 
     /** Where the owner stands. */
     public enum State { WAITING_FOR_TOPICS, CATCHING_UP, PUBLISHING_BUILT_IN, READY, STOPPED }
@@ -89,18 +81,12 @@ public class ModelOwner implements SmartLifecycle, HealthIndicator {
             warmUp();
             guard.awaitReady();
             state = State.CATCHING_UP;
-            Map<Integer, Long>[] offsets = offsets();
-            long started = System.nanoTime();
-            long nextLog = started + Duration.ofSeconds(10).toNanos();
-            while (running && !view.reached(offsets[0], offsets[1])) {
-                if (System.nanoTime() > nextLog) {
-                    log.warn("still reading {} up to offsets {}", Topics.COMPLEXITY_MODEL, offsets[1]);
-                    nextLog = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            try (StartupCatchUp catchUp = StartupCatchUp.of(guard)) {
+                StartOffsets start = catchUp.startOffsets(List.of(Topics.COMPLEXITY_MODEL), problem -> { });
+                if (!catchUp.awaitCaughtUp(start, topic -> view.positions(), POLL, () -> running, behind -> { },
+                        problem -> { })) {
+                    return;
                 }
-                Thread.sleep(POLL.toMillis());
-            }
-            if (!running) {
-                return;
             }
             if (active.hasUsablePublishedModel()) {
                 log.info("complexity model {} found on {}; keeping it", active.model().modelVersion(),
@@ -129,7 +115,7 @@ public class ModelOwner implements SmartLifecycle, HealthIndicator {
 
     private void publishBuiltIn() throws InterruptedException {
         ComplexityModel builtIn = ComplexityModels.builtIn();
-        Duration backoff = Duration.ofMillis(250);
+        Backoff backoff = new Backoff();
         while (running) {
             ComplexityModel stamped = new ComplexityModel(EventChecks.newEventId(), clock.instant(),
                     ComplexityModel.SCHEMA_VERSION, builtIn.modelVersion(), builtIn.tokenizerEncoding(),
@@ -144,44 +130,11 @@ public class ModelOwner implements SmartLifecycle, HealthIndicator {
             if (outcome == ModelPublisher.Outcome.UNCONFIRMED && active.hasUsablePublishedModel()) {
                 return;
             }
+            Duration pause = backoff.next();
             log.warn("built-in complexity model not published yet ({}); retrying in {} ms", outcome,
-                    backoff.toMillis());
-            Thread.sleep(backoff.toMillis());
-            backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
+                    pause.toMillis());
+            Thread.sleep(pause.toMillis());
         }
-    }
-
-    /** Start and end offsets of every partition of the model topic, asked until the broker answers. */
-    @SuppressWarnings("unchecked")
-    private Map<Integer, Long>[] offsets() throws InterruptedException {
-        Duration backoff = Duration.ofMillis(250);
-        while (true) {
-            // the binder's client settings (TLS, SASL) as every other client of the service
-            try (Admin admin = Admin.create(KafkaClientSecurity.adminConfig(guard.bootstrapServers(),
-                    guard.clientProperties(), 10_000, 5_000))) {
-                TopicDescription topic = admin.describeTopics(List.of(Topics.COMPLEXITY_MODEL)).allTopicNames().get()
-                        .get(Topics.COMPLEXITY_MODEL);
-                Map<TopicPartition, OffsetSpec> earliest = new HashMap<>();
-                Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-                topic.partitions().forEach(p -> {
-                    TopicPartition partition = new TopicPartition(Topics.COMPLEXITY_MODEL, p.partition());
-                    earliest.put(partition, OffsetSpec.earliest());
-                    latest.put(partition, OffsetSpec.latest());
-                });
-                return new Map[] {byPartition(admin.listOffsets(earliest).all().get()),
-                    byPartition(admin.listOffsets(latest).all().get())};
-            } catch (ExecutionException | RuntimeException e) {
-                log.warn("cannot read offsets of {} yet: {}", Topics.COMPLEXITY_MODEL, e.getMessage());
-                Thread.sleep(backoff.toMillis());
-                backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
-            }
-        }
-    }
-
-    private static Map<Integer, Long> byPartition(Map<TopicPartition, ListOffsetsResultInfo> offsets) {
-        Map<Integer, Long> result = new HashMap<>();
-        offsets.forEach((partition, info) -> result.put(partition.partition(), info.offset()));
-        return result;
     }
 
     @Override

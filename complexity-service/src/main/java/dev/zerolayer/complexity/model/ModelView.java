@@ -5,9 +5,11 @@ import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.events.EventReader;
 import dev.zerolayer.platform.view.CompactedView;
 import java.time.Clock;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.common.TopicPartition;
 import org.springframework.kafka.support.KafkaHeaders;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageHeaders;
@@ -46,12 +48,10 @@ public class ModelView extends CompactedView<ComplexityModel> {
         return get(ComplexityModel.KEY);
     }
 
-    /**
-     * Whether every partition has been read up to its end offset; partitions never read count as standing at their
-     * start offset (a partition whose start equals its end has nothing to read).
-     */
-    public boolean reached(Map<Integer, Long> startOffsets, Map<Integer, Long> endOffsets) {
-        return endOffsets.entrySet().stream().allMatch(end -> nextOffsets.getOrDefault(end.getKey(),
-                startOffsets.getOrDefault(end.getKey(), 0L)) >= end.getValue());
+    /** The next offset this view will read, per partition read so far (the start-up catch-up's positions). */
+    public Map<TopicPartition, Long> positions() {
+        Map<TopicPartition, Long> positions = new HashMap<>();
+        nextOffsets.forEach((partition, next) -> positions.put(new TopicPartition(topic(), partition), next));
+        return positions;
     }
 }

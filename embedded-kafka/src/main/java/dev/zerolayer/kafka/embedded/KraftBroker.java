@@ -34,13 +34,16 @@ public final class KraftBroker implements AutoCloseable {
     private final int port;
     private final int controllerPort;
     private final Map<String, String> overrides;
+    private final Map<String, String> clientProperties;
     private KafkaRaftServer server;
 
-    private KraftBroker(Path dataDir, int port, int controllerPort, Map<String, String> overrides) {
+    private KraftBroker(Path dataDir, int port, int controllerPort, Map<String, String> overrides,
+            Map<String, String> clientProperties) {
         this.dataDir = dataDir;
         this.port = port;
         this.controllerPort = controllerPort;
         this.overrides = Map.copyOf(overrides);
+        this.clientProperties = Map.copyOf(clientProperties);
     }
 
     /**
@@ -51,7 +54,41 @@ public final class KraftBroker implements AutoCloseable {
     public static KraftBroker create(Path dataDir, int port, int controllerPort, Map<String, String> overrides) {
         int brokerPort = port == 0 ? freePort() : requireFree(port);
         int cport = controllerPort == 0 ? freePort() : requireFree(controllerPort);
-        return new KraftBroker(dataDir, brokerPort, cport, overrides);
+        return new KraftBroker(dataDir, brokerPort, cport, overrides, Map.of());
+    }
+
+    /**
+     * A broker whose only client listener is SASL_PLAINTEXT with the PLAIN mechanism (inter-broker traffic on it too;
+     * the controller listener stays PLAINTEXT), accepting {@code username}/{@code password}: a client without these
+     * credentials is refused. Free ports; {@link #clientProperties()} are the settings a client needs.
+     */
+    public static KraftBroker createSaslPlain(Path dataDir, String username, String password) {
+        int brokerPort = freePort();
+        int cport = freePort();
+        String brokerUser = "broker";
+        String brokerPassword = "broker-" + UUID.randomUUID();
+        Map<String, String> listeners = new java.util.LinkedHashMap<>();
+        listeners.put("listeners", "SASL_PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + cport);
+        listeners.put("advertised.listeners", "SASL_PLAINTEXT://127.0.0.1:" + brokerPort);
+        listeners.put("inter.broker.listener.name", "SASL_PLAINTEXT");
+        listeners.put("listener.security.protocol.map", "SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT");
+        listeners.put("sasl.enabled.mechanisms", "PLAIN");
+        listeners.put("sasl.mechanism.inter.broker.protocol", "PLAIN");
+        listeners.put("listener.name.sasl_plaintext.plain.sasl.jaas.config", plainJaas(brokerUser, brokerPassword)
+                .replace(";", " user_" + brokerUser + "=\"" + brokerPassword + "\" user_" + username + "=\""
+                        + password + "\";"));
+        return new KraftBroker(dataDir, brokerPort, cport, listeners, saslPlainClient(username, password));
+    }
+
+    /** The client settings for a SASL_PLAINTEXT listener with the PLAIN mechanism and these credentials. */
+    public static Map<String, String> saslPlainClient(String username, String password) {
+        return Map.of("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "PLAIN",
+                "sasl.jaas.config", plainJaas(username, password));
+    }
+
+    private static String plainJaas(String username, String password) {
+        return "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"" + username
+                + "\" password=\"" + password + "\";";
     }
 
     public static KraftBroker create(Path dataDir) {
@@ -88,6 +125,11 @@ public final class KraftBroker implements AutoCloseable {
 
     public String bootstrapServers() {
         return "127.0.0.1:" + port;
+    }
+
+    /** What a client needs besides the bootstrap servers (security protocol, SASL); empty for a plaintext broker. */
+    public Map<String, String> clientProperties() {
+        return clientProperties;
     }
 
     public int port() {
@@ -166,6 +208,7 @@ public final class KraftBroker implements AutoCloseable {
 
     private void awaitReady() {
         Properties adminProps = new Properties();
+        adminProps.putAll(clientProperties);
         adminProps.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
         adminProps.put(AdminClientConfig.CLIENT_ID_CONFIG, "kraft-broker-ready-" + UUID.randomUUID());
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();

@@ -16,6 +16,7 @@ import dev.zerolayer.fallback.policy.TopicSnapshot;
 import dev.zerolayer.platform.events.DeadLetters;
 import dev.zerolayer.platform.events.EventPublisher;
 import dev.zerolayer.platform.events.EventReader;
+import dev.zerolayer.platform.topics.CompactedTopicReader;
 import dev.zerolayer.platform.topics.TopicGuard;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -73,8 +74,8 @@ public class FallbackConfiguration {
 
     @Bean
     PolicyBootstrap policyBootstrap(PolicyStore store, TopicGuard guard, FallbackProperties properties) {
-        TopicSnapshot snapshot = new TopicSnapshot(guard.bootstrapServers(), guard.clientProperties(),
-                properties.snapshotTimeout());
+        TopicSnapshot snapshot = new TopicSnapshot(
+                CompactedTopicReader.of(guard).within(properties.snapshotTimeout()));
         return new PolicyBootstrap(store, snapshot::read, guard, properties.bootstrapRetry());
     }
 

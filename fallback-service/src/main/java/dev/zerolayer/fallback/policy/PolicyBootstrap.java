@@ -1,5 +1,6 @@
 package dev.zerolayer.fallback.policy;
 
+import dev.zerolayer.platform.topics.StartupStep;
 import dev.zerolayer.platform.topics.TopicGuard;
 import java.time.Duration;
 import java.util.function.Supplier;
@@ -8,8 +9,9 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Once the service's topics are verified, reads {@code fallback.policy.v1} to its end and initialises the store; on
- * any failure (broker away, publication refused) it tries again after the retry interval until it succeeds or stops.
+ * Once the service's topics are verified, reads {@code fallback.policy.v1} to its end and initialises the store, as a
+ * platform {@link StartupStep}: on any failure (broker away, publication refused) it tries again, the pause growing up
+ * to the retry interval, until it succeeds or stops.
  */
 public class PolicyBootstrap implements SmartLifecycle {
 
@@ -17,56 +19,37 @@ public class PolicyBootstrap implements SmartLifecycle {
 
     private final PolicyStore store;
     private final Supplier<TopicSnapshot.Snapshot> snapshot;
-    private final TopicGuard guard;
-    private final Duration retry;
-    private volatile Thread thread;
+    private final StartupStep step;
 
     public PolicyBootstrap(PolicyStore store, Supplier<TopicSnapshot.Snapshot> snapshot, TopicGuard guard,
             Duration retry) {
         this.store = store;
         this.snapshot = snapshot;
-        this.guard = guard;
-        this.retry = retry;
+        this.step = new StartupStep("policy-bootstrap", guard, this::initialise, retry);
     }
 
-    @Override
-    public synchronized void start() {
-        thread = new Thread(this::run, "policy-bootstrap");
-        thread.setDaemon(true);
-        thread.start();
-    }
-
-    private void run() {
-        while (!Thread.currentThread().isInterrupted() && !store.ready()) {
-            try {
-                if (guard.ready()) {
-                    TopicSnapshot.Snapshot read = snapshot.get();
-                    store.initialise(read.latest(), read.highestVersion());
-                    log.info("policy store ready: version {} after reading {} record(s)", store.active().version(),
-                            read.records());
-                    return;
-                }
-            } catch (RuntimeException e) {
-                log.warn("policy store not initialised yet ({}); retrying in {}", e.getMessage(), retry);
-            }
-            try {
-                Thread.sleep(guard.ready() ? retry.toMillis() : Math.min(retry.toMillis(), 200));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+    private void initialise() {
+        if (store.ready()) {
+            return;
         }
+        TopicSnapshot.Snapshot read = snapshot.get();
+        store.initialise(read.latest(), read.highestVersion());
+        log.info("policy store ready: version {} after reading {} record(s)", store.active().version(),
+                read.records());
     }
 
     @Override
-    public synchronized void stop() {
-        if (thread != null) {
-            thread.interrupt();
-            thread = null;
-        }
+    public void start() {
+        step.start();
     }
 
     @Override
-    public synchronized boolean isRunning() {
-        return thread != null;
+    public void stop() {
+        step.stop();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return step.isRunning();
     }
 }

@@ -1,6 +1,7 @@
 package dev.zerolayer.localstack.kafka;
 
 import dev.zerolayer.kafka.embedded.KraftBroker;
+import dev.zerolayer.platform.topics.KafkaClientSecurity;
 import dev.zerolayer.platform.topics.ProvisionTopics;
 import dev.zerolayer.platform.topics.TopicProvisioner;
 import java.nio.file.Path;
@@ -9,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /** The stack's broker runs inside the launcher's JVM, and every topic exists before any service starts. */
 public final class LocalKafka {
@@ -27,8 +27,9 @@ public final class LocalKafka {
 
     /** Creates every catalogue and dead-letter topic that is missing; returns the names created. */
     public List<String> provisionTopics() {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000))) {
+        // the broker's own client settings through the shared builder, as every other admin client
+        try (Admin admin = Admin.create(KafkaClientSecurity.adminConfig(bootstrapServers(), broker.clientProperties(),
+                30_000, 30_000))) {
             return new TopicProvisioner(admin, (short) 1).ensure(ProvisionTopics.allWithDeadLetters());
         }
     }

@@ -23,12 +23,28 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  */
 public final class CompactedTopicReader {
 
+    private static final Duration BROKER_TIMEOUT = Duration.ofSeconds(10);
+
     private final String bootstrapServers;
     private final Map<String, ?> clientProperties;
+    private final Duration within;
 
     public CompactedTopicReader(String bootstrapServers, Map<String, ?> clientProperties) {
+        this(bootstrapServers, clientProperties, null);
+    }
+
+    private CompactedTopicReader(String bootstrapServers, Map<String, ?> clientProperties, Duration within) {
         this.bootstrapServers = bootstrapServers;
         this.clientProperties = Map.copyOf(clientProperties);
+        this.within = within;
+    }
+
+    /**
+     * The same reader, giving up a read that takes longer than {@code timeout} (an {@link IllegalStateException}; the
+     * broker calls in it wait as long at most).
+     */
+    public CompactedTopicReader within(Duration timeout) {
+        return new CompactedTopicReader(bootstrapServers, clientProperties, timeout);
     }
 
     /** A reader with the same broker and client settings as the guard's admin client. */
@@ -70,15 +86,24 @@ public final class CompactedTopicReader {
         config.put(ConsumerConfig.GROUP_ID_CONFIG, groupPrefix + ".restore." + UUID.randomUUID());
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+        Duration brokerTimeout = within == null ? BROKER_TIMEOUT : within;
+        if (within != null) {
+            config.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) within.toMillis());
+        }
+        long deadline = within == null ? Long.MAX_VALUE : System.nanoTime() + within.toNanos();
         int count = 0;
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(10)).stream()
+            List<TopicPartition> partitions = consumer.partitionsFor(topic, brokerTimeout).stream()
                     .map(info -> new TopicPartition(topic, info.partition())).toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions, Duration.ofSeconds(10));
-            while (keepGoing.getAsBoolean() && partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions, brokerTimeout);
+            while (keepGoing.getAsBoolean()
+                    && partitions.stream().anyMatch(p -> consumer.position(p, brokerTimeout) < end.get(p))) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("reading " + topic + " took longer than " + within);
+                }
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
                     try {
                         apply.accept(record, record.value() == null ? null : EventCodec.decode(record.value(),

@@ -6,14 +6,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A start-up step that needs the broker (reading a compacted topic back, say): run once on a daemon thread after the
- * topics are verified, retried after a failure with a pause doubling from 250 ms to 5 s, until it succeeds once or is
- * stopped; the last failure stays readable for the health endpoint.
+ * topics are verified, retried after a failure at the {@link Backoff} pace, until it succeeds once or is stopped; the
+ * last failure stays readable for the health endpoint.
  */
 public final class StartupStep {
 
     private static final Logger log = LoggerFactory.getLogger(StartupStep.class);
-    private static final Duration FIRST_PAUSE = Duration.ofMillis(250);
-    private static final Duration LONGEST_PAUSE = Duration.ofSeconds(5);
 
     /** The work; a {@link RuntimeException} means "try again". */
     @FunctionalInterface
@@ -24,6 +22,7 @@ public final class StartupStep {
     private final String name;
     private final TopicGuard guard;
     private final Work work;
+    private final Duration longestPause;
     private volatile boolean running;
     private volatile boolean done;
     private volatile String problem;
@@ -31,9 +30,15 @@ public final class StartupStep {
 
     /** @param name the thread's name and what the log calls the step */
     public StartupStep(String name, TopicGuard guard, Work work) {
+        this(name, guard, work, Backoff.LONGEST_PAUSE);
+    }
+
+    /** @param longestPause where the pause between attempts stops growing */
+    public StartupStep(String name, TopicGuard guard, Work work, Duration longestPause) {
         this.name = name;
         this.guard = guard;
         this.work = work;
+        this.longestPause = longestPause;
     }
 
     public synchronized void start() {
@@ -44,7 +49,7 @@ public final class StartupStep {
     }
 
     private void runUntilDone() {
-        Duration pause = FIRST_PAUSE;
+        Backoff backoff = new Backoff(longestPause);
         while (running && !done) {
             try {
                 guard.awaitReady();
@@ -56,6 +61,7 @@ public final class StartupStep {
                 return;
             } catch (RuntimeException e) {
                 problem = e.toString();
+                Duration pause = backoff.next();
                 log.warn("{} failed ({}); retrying in {} ms", name, e.toString(), pause.toMillis());
                 try {
                     Thread.sleep(pause.toMillis());
@@ -63,7 +69,6 @@ public final class StartupStep {
                     Thread.currentThread().interrupt();
                     return;
                 }
-                pause = pause.multipliedBy(2).compareTo(LONGEST_PAUSE) > 0 ? LONGEST_PAUSE : pause.multipliedBy(2);
             }
         }
     }
@@ -73,6 +78,11 @@ public final class StartupStep {
         if (worker != null) {
             worker.interrupt();
         }
+    }
+
+    /** Whether the work succeeded once. */
+    public boolean done() {
+        return done;
     }
 
     /** Started and not stopped: the work's own loops go on while this holds. */

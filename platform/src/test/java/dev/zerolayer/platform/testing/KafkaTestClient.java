@@ -24,11 +24,19 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 public final class KafkaTestClient implements AutoCloseable {
 
     private final String servers;
+    private final Map<String, ?> clientProperties;
     private final KafkaProducer<byte[], byte[]> producer;
 
     public KafkaTestClient(String servers) {
+        this(servers, Map.of());
+    }
+
+    /** With client settings (security protocol, SASL) for a secured broker. */
+    public KafkaTestClient(String servers, Map<String, ?> clientProperties) {
         this.servers = servers;
+        this.clientProperties = Map.copyOf(clientProperties);
         Properties props = new Properties();
+        props.putAll(clientProperties);
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, servers);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
@@ -50,6 +58,7 @@ public final class KafkaTestClient implements AutoCloseable {
     /** Every record now in the topic, read from the beginning of all partitions. */
     public List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
         Properties props = new Properties();
+        props.putAll(clientProperties);
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, servers);
         props.put(ConsumerConfig.GROUP_ID_CONFIG, "test-reader-" + UUID.randomUUID());
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");

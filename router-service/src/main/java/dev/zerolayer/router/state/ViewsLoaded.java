@@ -1,20 +1,14 @@
 package dev.zerolayer.router.state;
 
-import dev.zerolayer.platform.topics.KafkaClientSecurity;
+import dev.zerolayer.platform.topics.StartOffsets;
+import dev.zerolayer.platform.topics.StartupCatchUp;
 import dev.zerolayer.platform.topics.TopicGuard;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import java.util.function.Supplier;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
@@ -68,17 +62,10 @@ public class ViewsLoaded implements SmartLifecycle, HealthIndicator {
      */
     public static boolean caughtUp(Map<TopicPartition, Long> endAtStart, Map<TopicPartition, Long> earliest,
             Map<TopicPartition, OffsetAndMetadata> committed) {
-        for (Map.Entry<TopicPartition, Long> target : endAtStart.entrySet()) {
-            long end = target.getValue();
-            if (end <= earliest.getOrDefault(target.getKey(), 0L)) {
-                continue;
-            }
-            OffsetAndMetadata position = committed.get(target.getKey());
-            if (position == null || position.offset() < end) {
-                return false;
-            }
-        }
-        return true;
+        return new StartOffsets(earliest, endAtStart).reachedBy(partition -> {
+            OffsetAndMetadata position = committed.get(partition);
+            return position == null ? null : position.offset();
+        });
     }
 
     public boolean loaded() {
@@ -117,56 +104,21 @@ public class ViewsLoaded implements SmartLifecycle, HealthIndicator {
             guard.awaitReady();
             groupByTopic = Map.copyOf(bindings.get());
             waitingFor = List.copyOf(groupByTopic.keySet());
-            try (Admin admin = Admin.create(KafkaClientSecurity.adminConfig(guard.bootstrapServers(),
-                    guard.clientProperties(), 10_000, 5_000))) {
-                Map<String, Map<TopicPartition, Long>> ends = null;
-                Map<String, Map<TopicPartition, Long>> earliest = null;
-                while (running && !loaded) {
-                    try {
-                        if (ends == null) {
-                            earliest = offsets(admin, OffsetSpec.earliest());
-                            ends = offsets(admin, OffsetSpec.latest());
-                        }
-                        List<String> waiting = new ArrayList<>();
-                        for (Map.Entry<String, String> view : groupByTopic.entrySet()) {
-                            Map<TopicPartition, OffsetAndMetadata> committed = admin
-                                    .listConsumerGroupOffsets(view.getValue()).partitionsToOffsetAndMetadata().get();
-                            if (!caughtUp(ends.get(view.getKey()), earliest.get(view.getKey()), committed)) {
-                                waiting.add(view.getKey());
-                            }
-                        }
-                        problem = null;
-                        if (waiting.isEmpty()) {
-                            Duration after = Duration.between(createdAt, clock.instant());
-                            markLoaded(after);
-                            log.info("views loaded: {} topics read up to their end offsets of the start, {} ms after "
-                                    + "start; ready for traffic", groupByTopic.size(), after.toMillis());
-                            return;
-                        }
-                        waitingFor = List.copyOf(waiting);
-                    } catch (ExecutionException | RuntimeException e) {
-                        Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-                        problem = cause.getClass().getSimpleName();
-                    }
-                    Thread.sleep(POLL.toMillis()); // polling the broker's offsets at a fixed pace
+            try (StartupCatchUp catchUp = StartupCatchUp.of(guard)) {
+                StartOffsets start = catchUp.startOffsets(groupByTopic.keySet(), failure -> problem = failure);
+                problem = null;
+                boolean caughtUp = catchUp.awaitCaughtUp(start, topic -> catchUp.committed(groupByTopic.get(topic)),
+                        POLL, () -> running, behind -> waitingFor = behind, failure -> problem = failure);
+                if (caughtUp) {
+                    Duration after = Duration.between(createdAt, clock.instant());
+                    markLoaded(after);
+                    log.info("views loaded: {} topics read up to their end offsets of the start, {} ms after start; "
+                            + "ready for traffic", groupByTopic.size(), after.toMillis());
                 }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private Map<String, Map<TopicPartition, Long>> offsets(Admin admin, OffsetSpec spec)
-            throws ExecutionException, InterruptedException {
-        Map<String, TopicDescription> topics = admin.describeTopics(groupByTopic.keySet()).allTopicNames().get();
-        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
-        topics.values().forEach(topic -> topic.partitions().forEach(
-                p -> request.put(new TopicPartition(topic.name(), p.partition()), spec)));
-        Map<String, Map<TopicPartition, Long>> byTopic = new LinkedHashMap<>();
-        groupByTopic.keySet().forEach(topic -> byTopic.put(topic, new HashMap<>()));
-        admin.listOffsets(request).all().get().forEach((partition, info) ->
-                byTopic.get(partition.topic()).put(partition, info.offset()));
-        return byTopic;
     }
 
     @Override
