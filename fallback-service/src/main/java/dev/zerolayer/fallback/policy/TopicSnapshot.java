@@ -3,7 +3,6 @@ package dev.zerolayer.fallback.policy;
 import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.contracts.fallback.FallbackPolicy;
 import dev.zerolayer.contracts.topics.Topics;
-import dev.zerolayer.platform.events.RecordKeys;
 import dev.zerolayer.platform.topics.CompactedTopicReader;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -32,22 +31,22 @@ public final class TopicSnapshot {
     public Snapshot read() {
         FallbackPolicy[] latest = {null};
         long[] highest = {0};
-        long records = reader.readRecordsToEnd(Topics.FALLBACK_POLICY, "fallback-service-policy-snapshot", record -> {
-            if (record.value() == null) {
-                return;
-            }
-            highest[0] = Math.max(highest[0], versionOf(record.value()));
-            try {
-                FallbackPolicy policy = EventCodec.decode(record.value(), FallbackPolicy.class,
-                        RecordKeys.text(record.key()));
-                if (latest[0] == null || policy.version() >= latest[0].version()) {
-                    latest[0] = policy;
-                }
-            } catch (RuntimeException e) {
-                log.warn("{} partition {} offset {}: not a policy record ({}), skipped",
-                        record.topic(), record.partition(), record.offset(), e.getMessage());
-            }
-        }, (record, e) -> { }, () -> true);
+        long records = reader.readRecordsToEnd(Topics.FALLBACK_POLICY_TOPIC, "fallback-service-policy-snapshot",
+                (record, policy) -> {
+                    if (policy == null) {
+                        return;
+                    }
+                    highest[0] = Math.max(highest[0], policy.version());
+                    if (latest[0] == null || policy.version() >= latest[0].version()) {
+                        latest[0] = policy;
+                    }
+                }, (record, e) -> {
+                    if (record.value() != null) {
+                        highest[0] = Math.max(highest[0], versionOf(record.value()));
+                    }
+                    log.warn("{} partition {} offset {}: not a policy record ({}), skipped",
+                            record.topic(), record.partition(), record.offset(), e.getMessage());
+                }, () -> true);
         return new Snapshot(Optional.ofNullable(latest[0]), highest[0], records);
     }
 
