@@ -19,8 +19,10 @@ import dev.zerolayer.routing.decision.NodeCandidate;
 import dev.zerolayer.routing.decision.RouteDecision;
 import dev.zerolayer.routing.tokens.TokenCounter;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * Per request: count the prompt's tokens (everything that costs input tokens, in the complexity model's encoding),
  * refuse a prompt no tier holds, score complexity (the latest published model, else the built-in one), look up which
  * nodes hold the prompt's leading KV blocks, then decide over every node that can serve the request as it is or
- * translated without loss.
+ * translated without loss (the engine's protocol admission filter, given the APIs that can serve it).
  */
 public class RequestRouter {
 
@@ -76,27 +78,42 @@ public class RequestRouter {
         refuseOverlong(tokens, document);
         double complexity = clamp(current.scoreValue(request.conversation()));
         PromptPrefixes.Lookup prefix = prefixes.lookup(encoded.ids());
-        DecisionInput input = new DecisionInput(tokens, complexity, pinnedTier,
-                prefixes.cacheAware() ? stickyNode : null, prefix.chain().length, request.model());
-        List<NodeCandidate> all = fleet.candidates(prefix.leadingBlocksHeld());
-        List<NodeCandidate> servable = new ArrayList<>(all.size());
-        List<NodeCandidate> sameApi = new ArrayList<>(all.size());
-        for (NodeCandidate node : all) {
-            UpstreamProtocol protocol = protocol(node);
+        Set<String> nativeApis = new HashSet<>(2);
+        Set<String> servableApis = new HashSet<>(2);
+        for (UpstreamProtocol protocol : UpstreamProtocol.values()) {
             if (request.api().nativeTo(protocol)) {
-                sameApi.add(node);
-                servable.add(node);
+                nativeApis.add(protocol.wireName());
+                servableApis.add(protocol.wireName());
             } else if (bodies.problem(protocol) == null) {
-                servable.add(node);
+                servableApis.add(protocol.wireName());
             }
         }
-        RouteDecision decision = engine.decide(input, servable, document);
-        if (decision.servable() && !sameApi.isEmpty() && sameApi.size() < servable.size()) {
-            decision = preferNative(engine.decide(input, sameApi, document), decision, document);
+        List<NodeCandidate> all = fleet.candidates(prefix.leadingBlocksHeld());
+        int nativeNodes = 0;
+        int translatedNodes = 0;
+        int blockedNodes = 0;
+        for (NodeCandidate node : all) {
+            String protocol = node.traits().protocol();
+            if (nativeApis.contains(protocol)) {
+                nativeNodes++;
+            } else if (servableApis.contains(protocol)) {
+                translatedNodes++;
+            } else {
+                blockedNodes++;
+            }
+        }
+        // the protocol admission filter leaves out the nodes the request cannot be sent to
+        DecisionInput input = new DecisionInput(tokens, complexity, pinnedTier,
+                prefixes.cacheAware() ? stickyNode : null, prefix.chain().length, request.model(),
+                blockedNodes == 0 ? null : servableApis);
+        RouteDecision decision = engine.decide(input, all, document);
+        if (decision.servable() && nativeNodes > 0 && translatedNodes > 0) {
+            decision = preferNative(engine.decide(input.withProtocols(nativeApis), all, document), decision,
+                    document);
         }
         Untranslatable blocked = null;
-        if (!decision.servable() && servable.size() < all.size()) {
-            RouteDecision anyProtocol = engine.decide(input, all, document);
+        if (!decision.servable() && blockedNodes > 0) {
+            RouteDecision anyProtocol = engine.decide(input.withProtocols(null), all, document);
             if (anyProtocol.servable()) {
                 blocked = bodies.problem(fleet.registration(anyProtocol.node()).map(NodeRegistration::protocol)
                         .orElse(null));
@@ -143,10 +160,6 @@ public class RequestRouter {
 
     public Optional<NodeRegistration> registration(String node) {
         return fleet.registration(node);
-    }
-
-    private UpstreamProtocol protocol(NodeCandidate node) {
-        return fleet.registration(node.nodeId()).map(NodeRegistration::protocol).orElse(null);
     }
 
     private ComplexityScorer currentScorer() {

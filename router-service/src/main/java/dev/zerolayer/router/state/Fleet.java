@@ -2,6 +2,7 @@ package dev.zerolayer.router.state;
 
 import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.contracts.telemetry.NodeRegistration;
+import dev.zerolayer.contracts.telemetry.UpstreamProtocol;
 import dev.zerolayer.contracts.telemetry.NodeState;
 import dev.zerolayer.platform.view.CompactedView;
 import dev.zerolayer.router.dispatch.NodeGuards;
@@ -11,10 +12,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The nodes the router knows, only from {@code telemetry.node-health.v1}: placement from each record's registration,
@@ -68,12 +71,17 @@ public class Fleet {
     }
 
     private static NodeTraits traits(NodeRegistration registration) {
+        String protocol = registration.protocol() == null ? null : registration.protocol().wireName();
         if (registration.adapters().isEmpty() && registration.costPerMillionTokens() == null) {
-            return NodeTraits.NONE;
+            return protocol == null ? NodeTraits.NONE : PLAIN.get(registration.protocol());
         }
         return new NodeTraits(Set.copyOf(registration.adapters()), registration.costPerMillionTokens() == null
-                ? Double.NaN : registration.costPerMillionTokens());
+                ? Double.NaN : registration.costPerMillionTokens(), protocol);
     }
+
+    /** The traits of a node that declares only its API, one per API. */
+    private static final Map<UpstreamProtocol, NodeTraits> PLAIN = Arrays.stream(UpstreamProtocol.values())
+            .collect(Collectors.toUnmodifiableMap(p -> p, p -> new NodeTraits(Set.of(), Double.NaN, p.wireName())));
 
     /** How many node records are older than the policy's stale limit right now. */
     public int staleRecords() {

@@ -43,9 +43,10 @@ public final class DecisionEngine {
         return plugins;
     }
 
-    public RouteDecision decide(DecisionInput input, List<NodeCandidate> fleet, PolicyDocument policy) {
+    public RouteDecision decide(DecisionInput input, List<NodeCandidate> nodes, PolicyDocument policy) {
         Thresholds thresholds = policy.thresholds();
         NodePipeline pipeline = plugins.pipeline(policy.scoring());
+        List<NodeCandidate> fleet = pipeline.admitted(nodes, input);
         TierChoice choice = rules.apply(input, policy, fleet);
         List<RuleFired> fired = new ArrayList<>(choice.fired());
         List<FallbackReason> fallbacks = new ArrayList<>(choice.fallbacks());

@@ -7,6 +7,7 @@ import dev.zerolayer.routing.decision.plugins.HealthScorer;
 import dev.zerolayer.routing.decision.plugins.HighestScorePicker;
 import dev.zerolayer.routing.decision.plugins.LoadScorer;
 import dev.zerolayer.routing.decision.plugins.OpenBreakerFilter;
+import dev.zerolayer.routing.decision.plugins.ProtocolFilter;
 import dev.zerolayer.routing.decision.plugins.PrefixShareScorer;
 import dev.zerolayer.routing.decision.plugins.QueueScorer;
 import dev.zerolayer.routing.decision.plugins.RoutableStateFilter;
@@ -26,21 +27,27 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class DecisionPlugins {
 
     private final Map<String, NodeFilter> filters;
+    private final List<String> required;
     private final Map<String, NodeScorer> scorers;
     private final Map<String, Picker> pickers;
     private final Map<Scoring, NodePipeline> pipelines = new ConcurrentHashMap<>();
     private volatile NodePipeline last;
 
-    private DecisionPlugins(Map<String, NodeFilter> filters, Map<String, NodeScorer> scorers,
+    private DecisionPlugins(Map<String, NodeFilter> filters, List<String> required, Map<String, NodeScorer> scorers,
             Map<String, Picker> pickers) {
         this.filters = Collections.unmodifiableMap(new LinkedHashMap<>(filters));
+        this.required = List.copyOf(required);
         this.scorers = Collections.unmodifiableMap(new LinkedHashMap<>(scorers));
         this.pickers = Collections.unmodifiableMap(new LinkedHashMap<>(pickers));
     }
 
-    /** routing-core's plugins: SPEC rule 8's filters and five terms, adapter affinity and cost, the score picker. */
+    /**
+     * routing-core's plugins: the protocol filter (always run), SPEC rule 8's filters and five terms, adapter affinity
+     * and cost, the score picker.
+     */
     public static DecisionPlugins builtIn() {
-        return new DecisionPlugins(Map.of(), Map.of(), Map.of())
+        return new DecisionPlugins(Map.of(), List.of(), Map.of(), Map.of())
+                .withRequired(new ProtocolFilter())
                 .with(new RoutableStateFilter()).with(new OpenBreakerFilter())
                 .with(new PrefixShareScorer()).with(new LoadScorer()).with(new QueueScorer())
                 .with(new HealthScorer()).with(new StickyScorer())
@@ -52,21 +59,36 @@ public final class DecisionPlugins {
     public DecisionPlugins with(NodeFilter filter) {
         Map<String, NodeFilter> more = new LinkedHashMap<>(filters);
         more.put(filter.name(), filter);
-        return new DecisionPlugins(more, scorers, pickers);
+        return new DecisionPlugins(more, required, scorers, pickers);
+    }
+
+    /**
+     * These plugins and one more admission filter: it runs in every pipeline whatever the policy names, and a node it
+     * excludes is left out of the request's fleet (cluster health and tier rules included).
+     */
+    public DecisionPlugins withRequired(NodeFilter filter) {
+        List<String> always = new ArrayList<>(required);
+        always.remove(filter.name());
+        always.add(filter.name());
+        return with(filter).requiring(always);
+    }
+
+    private DecisionPlugins requiring(List<String> always) {
+        return new DecisionPlugins(filters, always, scorers, pickers);
     }
 
     /** These plugins and one more scorer (replacing one of the same name). */
     public DecisionPlugins with(NodeScorer scorer) {
         Map<String, NodeScorer> more = new LinkedHashMap<>(scorers);
         more.put(scorer.name(), scorer);
-        return new DecisionPlugins(filters, more, pickers);
+        return new DecisionPlugins(filters, required, more, pickers);
     }
 
     /** These plugins and one more picker (replacing one of the same name). */
     public DecisionPlugins with(Picker picker) {
         Map<String, Picker> more = new LinkedHashMap<>(pickers);
         more.put(picker.name(), picker);
-        return new DecisionPlugins(filters, scorers, more);
+        return new DecisionPlugins(filters, required, scorers, more);
     }
 
     public Set<String> filterNames() {
@@ -119,7 +141,7 @@ public final class DecisionPlugins {
     }
 
     /**
-     * The pipeline for a scoring section: its filters in its order, its weighted scorers in registration order, its
+     * The pipeline for a scoring section: the required filters as admission, then its filters in its order, its weighted scorers in registration order, its
      * picker. Names these plugins do not have are left out (a policy service validates them with {@link #problems});
      * an unknown picker falls back to the highest score.
      */
@@ -134,10 +156,14 @@ public final class DecisionPlugins {
     }
 
     private NodePipeline resolve(Scoring scoring) {
+        List<NodeFilter> admission = new ArrayList<>();
+        for (String name : required) {
+            admission.add(filters.get(name));
+        }
         List<NodeFilter> chosenFilters = new ArrayList<>();
         for (String name : scoring.filters()) {
             NodeFilter filter = filters.get(name);
-            if (filter != null) {
+            if (filter != null && !required.contains(name)) {
                 chosenFilters.add(filter);
             }
         }
@@ -148,6 +174,6 @@ public final class DecisionPlugins {
             }
         }
         Picker picker = pickers.getOrDefault(scoring.picker(), pickers.get(Scoring.DEFAULT_PICKER));
-        return new NodePipeline(scoring, chosenFilters, chosenScorers, picker);
+        return new NodePipeline(scoring, admission, chosenFilters, chosenScorers, picker);
     }
 }

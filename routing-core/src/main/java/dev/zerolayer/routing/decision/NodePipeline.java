@@ -5,7 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One policy's node scoring resolved against the plugins: its filters in the policy's order, the scorers it weighs
+ * One policy's node scoring resolved against the plugins: the admission filters (a node they exclude is not part of the
+ * request's fleet at all), its filters in the policy's order, the scorers it weighs
  * (in registration order) with their weights, and its picker. Scores a cluster's nodes into arrays aligned with the
  * scorers, so the hot path builds no per-node maps.
  */
@@ -14,13 +15,16 @@ public final class NodePipeline {
     private static final double[] NO_TERMS = new double[0];
 
     private final Scoring scoring;
+    private final NodeFilter[] admission;
     private final NodeFilter[] filters;
     private final NodeScorer[] scorers;
     private final double[] weights;
     private final Picker picker;
 
-    NodePipeline(Scoring scoring, List<NodeFilter> filters, List<NodeScorer> scorers, Picker picker) {
+    NodePipeline(Scoring scoring, List<NodeFilter> admission, List<NodeFilter> filters, List<NodeScorer> scorers,
+            Picker picker) {
         this.scoring = scoring;
+        this.admission = admission.toArray(NodeFilter[]::new);
         this.filters = filters.toArray(NodeFilter[]::new);
         this.scorers = scorers.toArray(NodeScorer[]::new);
         this.weights = new double[this.scorers.length];
@@ -49,6 +53,27 @@ public final class NodePipeline {
             names.add(scorer.name());
         }
         return names;
+    }
+
+    /** The nodes no admission filter excludes: the fleet itself when none is excluded. */
+    List<NodeCandidate> admitted(List<NodeCandidate> fleet, DecisionInput input) {
+        List<NodeCandidate> admitted = null;
+        for (int i = 0; i < fleet.size(); i++) {
+            NodeCandidate node = fleet.get(i);
+            boolean in = true;
+            for (NodeFilter filter : admission) {
+                if (filter.exclude(node, input) != null) {
+                    in = false;
+                    break;
+                }
+            }
+            if (!in && admitted == null) {
+                admitted = new ArrayList<>(fleet.subList(0, i));
+            } else if (in && admitted != null) {
+                admitted.add(node);
+            }
+        }
+        return admitted == null ? fleet : admitted;
     }
 
     /** The first filter's reason to exclude the node, or null. */

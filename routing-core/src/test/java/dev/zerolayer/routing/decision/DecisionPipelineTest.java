@@ -58,6 +58,32 @@ class DecisionPipelineTest {
     }
 
     @Test
+    void nodesOfAnApiTheRequestCannotReachAreLeftOutOfTheFleetWhateverThePolicyFiltersName() {
+        // Given a haiku cluster of a healthy OpenAI node and a sick Anthropic node, and a policy naming one filter
+        List<NodeCandidate> nodes = List.of(
+                haiku("openai-a", 1.0, 0.1, 0, new NodeTraits(Set.of(), Double.NaN, "openai")),
+                new NodeCandidate("anthropic-b", "haiku", "haiku-l4", NodeState.HEALTHY, 0.2, 0.1, 0, 8, 0, false,
+                        0, false, new NodeTraits(Set.of(), Double.NaN, "anthropic")));
+        PolicyDocument policy = withScoring(new Scoring(List.of("routable_state"), null, null, null, null));
+        DecisionInput input = new DecisionInput(200, 0.1, null, null, 0, null);
+
+        // When only Anthropic nodes can take the request
+        RouteDecision anthropicOnly = new DecisionEngine().decide(input.withProtocols(Set.of("anthropic")), nodes,
+                policy);
+
+        // Then the OpenAI node is not a candidate at all (so it does not weigh on the cluster's health either)
+        assertThat(anthropicOnly.node()).isEqualTo("anthropic-b");
+        assertThat(anthropicOnly.candidates()).extracting(ScoredCandidate::nodeId).containsExactly("anthropic-b");
+
+        // And with any API allowed both are candidates and the healthier one wins
+        RouteDecision any = new DecisionEngine().decide(input, nodes, policy);
+        assertThat(any.candidates()).hasSize(2);
+        assertThat(any.node()).isEqualTo("openai-a");
+        assertThat(new DecisionEngine().decide(input.withProtocols(Set.of("openai")), nodes, policy).candidates())
+                .extracting(ScoredCandidate::nodeId).containsExactly("openai-a");
+    }
+
+    @Test
     void weightsComeFromThePolicyAndAScorerWithoutWeightDoesNotRun() {
         // the healthier node is more loaded: by default health and load balance, with load alone the idle one wins
         List<NodeCandidate> nodes = List.of(haiku("healthy-busy", 1.0, 0.6, 0, NodeTraits.NONE),
