@@ -22,6 +22,11 @@ public enum FaultType {
     CRASH,
     /** A share of streams (the intensity) dies mid-way: the connection closes after some chunks. */
     STREAM_CUT,
+    /**
+     * A share of streams (the intensity) stops mid-way without closing: no more bytes, the connection held open (and
+     * the node's slot taken) until the client gives up.
+     */
+    STREAM_STALL,
     /** XID errors and PCIe replays climb; some requests pay retries, a few fail. */
     PCIE_ERRORS;
 

@@ -220,12 +220,14 @@ final class NodeHttpHandler {
         List<String> groups = groups(format.frames(completion, chat.includeUsage()));
         boolean cut = faults.isActive(FaultType.STREAM_CUT)
                 && chaos.nextDouble() < faults.intensity(FaultType.STREAM_CUT);
-        if (cut) {
+        boolean stall = !cut && faults.isActive(FaultType.STREAM_STALL)
+                && chaos.nextDouble() < faults.intensity(FaultType.STREAM_STALL);
+        if (cut || stall) {
             // at least one token reaches the client, never all of them: the cut is mid-way
             int keep = groups.size() >= 3 ? 1 + chaos.nextInt(groups.size() - 2) : 1;
             groups = groups.subList(0, keep);
         }
-        Flux<String> frames = frames(groups, completion, cut, chaos, arrived);
+        Flux<String> frames = frames(groups, completion, cut || stall, chaos, arrived);
         // nothing, not even the status line, leaves before the first token: time to first byte is time to first token
         Flux<String> stream = frames;
         Mono<Void> sent = Mono.defer(() -> response.status(200)
@@ -242,6 +244,10 @@ final class NodeHttpHandler {
             response.withConnection(connection -> connection.channel().writeAndFlush(Unpooled.EMPTY_BUFFER)
                     .addListener(ChannelFutureListener.CLOSE));
         }));
+        if (stall) {
+            // the frames kept are written, then nothing more: the stream never ends until the client gives up
+            send = sent.then(Mono.<Void>never()).doOnCancel(node::failedRequest);
+        }
         return ttft > 0 ? delay(ttft).then(send) : send;
     }
 

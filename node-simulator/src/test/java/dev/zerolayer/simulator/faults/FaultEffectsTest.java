@@ -246,6 +246,45 @@ class FaultEffectsTest {
     }
 
     @Test
+    void streamStallStopsStreamsMidWayAndHoldsThemOpenUntilTheClientGivesUp() throws IOException {
+        try (TestNode node = TestNode.fast()) {
+            // Given a node stalling every stream
+            node.node().inject(FaultType.STREAM_STALL, Duration.ofSeconds(30), 1.0);
+            long failedBefore = node.node().snapshot().failed();
+
+            // When a client streams a long answer, reading line by line
+            HttpResponse<InputStream> response = node.postStreaming("/v1/messages",
+                    anthropic("tell me a long story", 200, true));
+            List<String> lines = new CopyOnWriteArrayList<>();
+            CompletableFuture<Void> ended = CompletableFuture.runAsync(() -> {
+                try (var reader = new java.io.BufferedReader(new java.io.InputStreamReader(response.body(),
+                        java.nio.charset.StandardCharsets.UTF_8))) {
+                    for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                        lines.add(line);
+                    }
+                } catch (IOException closed) {
+                    // the client gave up
+                }
+            });
+
+            // Then the answer starts, stops before its end, and the connection stays open holding the node's slot
+            await().atMost(Duration.ofSeconds(5)).until(() -> lines.contains("event: message_start"));
+            await().during(Duration.ofMillis(800)).atMost(Duration.ofSeconds(2)).until(() -> !ended.isDone());
+            assertThat(lines).doesNotContain("event: message_stop");
+            assertThat(lines.stream().filter("event: content_block_delta"::equals).count()).isLessThan(200);
+            assertThat(node.node().snapshot().running()).isEqualTo(1);
+
+            // When the client gives up, the node counts the request failed and frees the slot
+            response.body().close();
+            await().atMost(Duration.ofSeconds(5)).until(() -> node.node().snapshot().failed() == failedBefore + 1
+                    && node.node().snapshot().running() == 0);
+
+            // And non-streaming answers are not affected
+            assertThat(node.post("/v1/messages", anthropic("short", 3, false)).statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
     void pcieErrorsRaiseXidCountersAndSlowOrFailSomeRequests() {
         try (TestNode node = TestNode.builder().capacity(64).start()) {
             node.node().inject(FaultType.PCIE_ERRORS, Duration.ofSeconds(30), 1.0);
