@@ -10,6 +10,7 @@ import dev.zerolayer.router.wire.ForwardedHeaders;
 import io.micrometer.tracing.Span;
 import java.net.InetSocketAddress;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import org.springframework.http.HttpHeaders;
 
 /**
@@ -23,39 +24,49 @@ sealed interface Progress permits Progress.Arrival, Progress.Caller, Progress.Re
     /** What a request asks the gateway to do. */
     enum Mode { DISPATCH, EXPLAIN, COUNT }
 
-    Arrival arrival();
+    /** The record this one extends (null for an arrival): what this one does not add, it reports from there. */
+    Progress before();
+
+    default Arrival arrival() {
+        return before().arrival();
+    }
 
     default String keyId() {
-        return "anonymous";
+        return fromBefore(Progress::keyId, "anonymous");
     }
 
     /** Whether the body was read (a refusal before that closes the connection). */
     default boolean bodyRead() {
-        return false;
+        return fromBefore(Progress::bodyRead, false);
     }
 
     default ClientRequest request() {
-        return null;
+        return fromBefore(Progress::request, null);
     }
 
     default String sessionHash() {
-        return null;
+        return fromBefore(Progress::sessionHash, null);
     }
 
     default Routed routed() {
-        return null;
+        return fromBefore(Progress::routed, null);
     }
 
     default DispatchTrace dispatch() {
-        return null;
+        return fromBefore(Progress::dispatch, null);
     }
 
     default Usage usage() {
-        return Usage.NONE;
+        return fromBefore(Progress::usage, Usage.NONE);
     }
 
     default Refusal refusal() {
-        return Refusal.NONE;
+        return fromBefore(Progress::refusal, Refusal.NONE);
+    }
+
+    private <T> T fromBefore(Function<Progress, T> part, T none) {
+        Progress before = before();
+        return before == null ? none : part.apply(before);
     }
 
     /** The node that served, else the decision's first choice. */
@@ -130,6 +141,11 @@ sealed interface Progress permits Progress.Arrival, Progress.Caller, Progress.Re
             AtomicBoolean recorded) implements Progress {
 
         @Override
+        public Progress before() {
+            return null;
+        }
+
+        @Override
         public Arrival arrival() {
             return this;
         }
@@ -137,19 +153,19 @@ sealed interface Progress permits Progress.Arrival, Progress.Caller, Progress.Re
 
     /** An authenticated, rate-limited caller, with its routing pin (null: none). */
     record Caller(Arrival arrival, String keyId, String pin) implements Progress {
+
+        @Override
+        public Progress before() {
+            return arrival;
+        }
     }
 
     /** The caller's body, read within the size limit. */
     record Read(Caller caller, byte[] body) implements Progress {
 
         @Override
-        public Arrival arrival() {
-            return caller.arrival();
-        }
-
-        @Override
-        public String keyId() {
-            return caller.keyId();
+        public Progress before() {
+            return caller;
         }
 
         @Override
@@ -162,13 +178,8 @@ sealed interface Progress permits Progress.Arrival, Progress.Caller, Progress.Re
     record Parsed(Caller caller, ClientRequest request, String sessionHash) implements Progress {
 
         @Override
-        public Arrival arrival() {
-            return caller.arrival();
-        }
-
-        @Override
-        public String keyId() {
-            return caller.keyId();
+        public Progress before() {
+            return caller;
         }
 
         @Override
@@ -185,28 +196,8 @@ sealed interface Progress permits Progress.Arrival, Progress.Caller, Progress.Re
             implements Progress {
 
         @Override
-        public Arrival arrival() {
-            return parsed.arrival();
-        }
-
-        @Override
-        public String keyId() {
-            return parsed.keyId();
-        }
-
-        @Override
-        public boolean bodyRead() {
-            return true;
-        }
-
-        @Override
-        public ClientRequest request() {
-            return parsed.request();
-        }
-
-        @Override
-        public String sessionHash() {
-            return parsed.sessionHash();
+        public Progress before() {
+            return parsed;
         }
     }
 
@@ -223,33 +214,8 @@ sealed interface Progress permits Progress.Arrival, Progress.Caller, Progress.Re
         }
 
         @Override
-        public Arrival arrival() {
-            return decided.arrival();
-        }
-
-        @Override
-        public String keyId() {
-            return decided.keyId();
-        }
-
-        @Override
-        public boolean bodyRead() {
-            return true;
-        }
-
-        @Override
-        public ClientRequest request() {
-            return decided.request();
-        }
-
-        @Override
-        public String sessionHash() {
-            return decided.sessionHash();
-        }
-
-        @Override
-        public Routed routed() {
-            return decided.routed();
+        public Progress before() {
+            return decided;
         }
     }
 
