@@ -11,6 +11,7 @@ import dev.zerolayer.contracts.fallback.RefusalFallback;
 import dev.zerolayer.contracts.fallback.TierLimits;
 import dev.zerolayer.contracts.fallback.TierSpec;
 import dev.zerolayer.contracts.router.DecisionStatus;
+import dev.zerolayer.contracts.router.Recovery;
 import dev.zerolayer.contracts.router.RoutingDecision;
 import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.contracts.telemetry.NodeRegistration;
@@ -47,7 +48,7 @@ import tools.jackson.databind.JsonNode;
 /**
  * The gateway end to end against the real broker and real local HTTP nodes it learns from node-health records: tier
  * routing, pins, explain, route/trace headers, bypass on 500/refused/TTFB timeout without a client-visible error, a
- * cut stream ending with an error event, translation, API-shaped errors, one decision event per request without
+ * cut stream continued on the tier's other node, translation, API-shaped errors, one decision event per request without
  * prompt text, 529 when nothing can serve, and 401/413/429 with keys configured.
  */
 @ExtendWith(SharedKafka.class)
@@ -236,7 +237,9 @@ class GatewayIT {
                 assertThat(bypassed.headers().firstValue("X-Anthropic-Route")).hasValue("sonnet/" + s + "/sOk-" + run);
                 String bypassId = bypassed.headers().firstValue("request-id").orElseThrow();
 
-                // Pinned to opus, streaming: the node cuts the stream; the client stream ends with an error event
+                // Pinned to opus, streaming: the node cuts the stream after its first block began; the router goes on
+                // on the tier's next node (the same-API one of the standby cluster ranks before the OpenAI one),
+                // spliced into the same message: one start, one block, one end, no error
                 HttpResponse<String> cut = post(service, "/v1/messages",
                         anthropic("claude-opus-4-1", true, "Stream " + SECRET),
                         "anthropic-routing-priority", "opus", "anthropic-trace", "true");
@@ -245,8 +248,10 @@ class GatewayIT {
                 assertThat(cut.body()).startsWith("event: message_start\n")
                         .contains("\"model\":\"claude-opus-4-1\"").contains("\"debug\":{")
                         .contains("\"node\":\"oCut-" + run + "\"")
-                        .endsWith("event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\","
-                                + "\"message\":\"the upstream node failed mid-stream\"}}\n\n");
+                        .contains("\"text\":\"I'm sorry, but I can't help with that.\"").doesNotContain("event: error")
+                        .endsWith("event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n");
+                assertThat(cut.body().split("event: message_start", -1)).hasSize(2);
+                assertThat(cut.body()).doesNotContain("\"index\":1");
                 String cutId = cut.headers().firstValue("request-id").orElseThrow();
 
                 // OpenAI client, streaming, pinned to opus: the OpenAI node's stream passes through with the asked model
@@ -330,8 +335,17 @@ class GatewayIT {
                     assertThat(bypass.fallbackReason()).isEqualTo("node_bypass");
                     RoutingDecision stream = decision(kafka, cutId);
                     assertThat(stream).isNotNull();
-                    assertThat(stream.status()).isEqualTo(DecisionStatus.STREAM_FAILED);
+                    assertThat(stream.status()).isEqualTo(DecisionStatus.OK);
                     assertThat(stream.streaming()).isTrue();
+                    assertThat(stream.nodesTried()).containsExactly("oCut-" + run, "oRef-" + run);
+                    assertThat(stream.node()).isEqualTo("oRef-" + run);
+                    assertThat(stream.fallbackReason()).isNotEqualTo("node_bypass");
+                    assertThat(stream.recoveries()).singleElement().satisfies(recovery -> {
+                        assertThat(recovery.kind()).isEqualTo(Recovery.Kind.CONTINUED);
+                        assertThat(recovery.fromNode()).isEqualTo("oCut-" + run);
+                        assertThat(recovery.toNode()).isEqualTo("oRef-" + run);
+                        assertThat(recovery.tokenOffset()).isZero();
+                    });
                 });
 
                 // Prefix-aware: once the KV index says hB holds the prompt's blocks, hB wins over the healthier hA

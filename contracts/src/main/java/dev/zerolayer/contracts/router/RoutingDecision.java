@@ -5,6 +5,8 @@ import static dev.zerolayer.contracts.event.EventChecks.nonNegative;
 import static dev.zerolayer.contracts.event.EventChecks.present;
 import static dev.zerolayer.contracts.event.EventChecks.text;
 
+import com.fasterxml.jackson.annotation.JacksonInject;
+import com.fasterxml.jackson.annotation.OptBoolean;
 import dev.zerolayer.contracts.event.Event;
 import java.time.Instant;
 import java.util.List;
@@ -17,6 +19,8 @@ import java.util.List;
  * @param apiKeyId         hash prefix of the client API key, or {@code anonymous}
  * @param nodesTried       every node tried in order; the last one served when {@code status} is {@code ok}
  * @param prefixBlockHashes the prompt's chained block hashes (what was sent where, for approximate cache tracking)
+ * @param recoveries       streams broken mid-way and what the router did about each (continued, closed, not
+ *                         continued), in order; empty in a record written before it existed
  */
 public record RoutingDecision(
         String eventId,
@@ -49,7 +53,9 @@ public record RoutingDecision(
         int inputTokens,
         int outputTokens,
         DecisionStatus status,
-        int httpStatus) implements Event {
+        int httpStatus,
+        @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) List<Recovery> recoveries)
+        implements Event {
 
     public static final int SCHEMA_VERSION = 1;
 
@@ -61,6 +67,7 @@ public record RoutingDecision(
         nodesTried = nodesTried == null ? List.of() : List.copyOf(nodesTried);
         rulesFired = rulesFired == null ? List.of() : List.copyOf(rulesFired);
         prefixBlockHashes = prefixBlockHashes == null ? List.of() : List.copyOf(prefixBlockHashes);
+        recoveries = recoveries == null ? List.of() : List.copyOf(recoveries);
         nonNegative(tokenCount, "tokenCount");
         nonNegative(routeTimeMicros, "routeTimeMicros");
     }
@@ -109,6 +116,7 @@ public record RoutingDecision(
         builder.outputTokens = outputTokens;
         builder.status = status;
         builder.httpStatus = httpStatus;
+        builder.recoveries = recoveries;
         return builder;
     }
 
@@ -149,6 +157,7 @@ public record RoutingDecision(
         private int outputTokens;
         private DecisionStatus status;
         private int httpStatus;
+        private List<Recovery> recoveries = List.of();
 
         private Builder() {
         }
@@ -308,12 +317,17 @@ public record RoutingDecision(
             return this;
         }
 
+        public Builder recoveries(List<Recovery> recoveries) {
+            this.recoveries = recoveries;
+            return this;
+        }
+
         public RoutingDecision build() {
             return new RoutingDecision(eventId, occurredAt, schemaVersion, requestId, sessionHash, apiKeyId, clientApi,
                     requestedModel, streaming, tier, cluster, node, nodesTried, tokenCount, complexityScore,
                     complexityModelVersion, policyVersion, rulesFired, fallbackTriggered, fallbackReason, warning,
                     cacheHit, prefixBlockHashes, routeTimeMicros, ttfbMillis, chunkIntervalVarianceMs2,
-                    totalLatencyMillis, inputTokens, outputTokens, status, httpStatus);
+                    totalLatencyMillis, inputTokens, outputTokens, status, httpStatus, recoveries);
         }
     }
 }

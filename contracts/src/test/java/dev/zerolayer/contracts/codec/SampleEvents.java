@@ -11,6 +11,7 @@ import dev.zerolayer.contracts.fallback.FallbackAlert;
 import dev.zerolayer.contracts.fallback.FallbackPolicy;
 import dev.zerolayer.contracts.fallback.PolicyDocument;
 import dev.zerolayer.contracts.router.DecisionStatus;
+import dev.zerolayer.contracts.router.Recovery;
 import dev.zerolayer.contracts.router.RoutingDecision;
 import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.contracts.telemetry.NodeRegistration;
@@ -48,7 +49,10 @@ final class SampleEvents {
                 .fallbackTriggered(false).fallbackReason(null).warning(null).cacheHit(true)
                 .prefixBlockHashes(List.of(1234567890123L, -42L)).routeTimeMicros(180).ttfbMillis(95)
                 .chunkIntervalVarianceMs2(3.5).totalLatencyMillis(2_400).inputTokens(812).outputTokens(256)
-                .status(DecisionStatus.OK).httpStatus(200).build());
+                .status(DecisionStatus.OK).httpStatus(200)
+                .recoveries(List.of(new Recovery(Recovery.Kind.CONTINUED, "gpu-a", "gpu-b", 42, "upstream_incomplete",
+                        35)))
+                .build());
         events.put("complexity-model", new ComplexityModel("evt-model-1", AT, 1, "builtin-1", "cl100k_base", -2.1,
                 Map.of("code", 1.4, "math", 1.2)));
         events.put("kv-cache-event", new KvCacheEvent("evt-kv-1", AT, 1, "haiku-1", 17, KvEventType.BLOCK_STORED,

@@ -27,11 +27,13 @@ import tools.jackson.databind.JsonNode;
  * @param legacy         a legacy {@code /v1/completions} request
  * @param minTokens      the fewest tokens of text to generate (vLLM's {@code min_tokens}; {@code ignore_eos} asks for
  *                       {@code maxTokens}); 0 when not asked
+ * @param prefill        the start of the answer the client wrote itself (a trailing Anthropic assistant message, or
+ *                       the final assistant message with vLLM's {@code continue_final_message}); null when none
  */
 public record ChatRequest(String model, int maxTokens, boolean stream, boolean includeUsage, List<String> texts,
         int messages, List<String> definitions, List<Tool> tools, ToolChoice toolChoice, Thinking thinking,
         List<String> stopSequences, int choices, boolean afterToolResult, String latestUserText, boolean legacy,
-        int minTokens) {
+        int minTokens, String prefill) {
 
     public ChatRequest {
         texts = List.copyOf(texts);
@@ -44,7 +46,7 @@ public record ChatRequest(String model, int maxTokens, boolean stream, boolean i
     public ChatRequest(String model, int maxTokens, boolean stream, boolean includeUsage, List<String> texts,
             int messages) {
         this(model, maxTokens, stream, includeUsage, texts, messages, List.of(), List.of(), ToolChoice.AUTO,
-                Thinking.OFF, List.of(), 1, false, "", false, 0);
+                Thinking.OFF, List.of(), 1, false, "", false, 0, null);
     }
 
     /** A tool offered: its name and the JSON schema of its input. */

@@ -12,8 +12,9 @@ import java.util.regex.Pattern;
  * signature derived from the seed), then a tool call when one is required ({@code tool_choice} any / a named tool) or
  * when the latest user text asks for a tool by name ("use the X tool", "call X") and does not already answer a tool
  * call, with an input that validates against the tool's schema (backquoted words of the prompt fill its strings);
- * otherwise text of a drawn length (at least the request's {@code min_tokens}), cut at the first stop sequence. Several
- * choices each get their own draw.
+ * otherwise text of a drawn length (at least the request's {@code min_tokens}), cut at the first stop sequence. An
+ * answer whose start the request prefills goes on from there: the rest of the answer the same draw gives without it
+ * when that answer starts so, else fresh text; within the request's limit. Several choices each get their own draw.
  */
 final class CompletionPlanner {
 
@@ -56,6 +57,9 @@ final class CompletionPlanner {
             return new Completion.Choice(thinking, signature, !chat.thinking().omitted(), new String[0], call,
                     Completion.Stop.TOOL_USE, null);
         }
+        if (chat.prefill() != null) {
+            return continued(chat, random, budget);
+        }
         OutputLength.Draw draw = lengths.draw(random, budget);
         if (draw.tokens() < Math.min(chat.minTokens(), budget)) {
             int tokens = Math.min(chat.minTokens(), budget);
@@ -80,6 +84,58 @@ final class CompletionPlanner {
             }
         }
         return new Completion.Choice(thinking, signature, !chat.thinking().omitted(), pieces, null, stop, matched);
+    }
+
+    /**
+     * The answer after its prefilled start: the whole answer drawn as without the prefill (its limit raised by the
+     * prefill's length, a bound on its tokens, so the limit does not change the draw), the part after the prefill
+     * when it starts so (a prefill ending inside a piece gets that piece's rest first), else fresh text seeded by the
+     * prefill; then cut to the request's limit and at its first stop sequence.
+     */
+    private Completion.Choice continued(ChatRequest chat, SplittableRandom random, int budget) {
+        String prefill = chat.prefill();
+        OutputLength.Draw whole = lengths.draw(random, budget + prefill.length());
+        String[] pieces = generator.pieces(random, whole.tokens());
+        List<String> rest = new ArrayList<>();
+        int length = 0;
+        int at = 0;
+        while (at < pieces.length && length + pieces[at].length() <= prefill.length()) {
+            length += pieces[at++].length();
+        }
+        String answered = TextGenerator.text(java.util.Arrays.copyOf(pieces, at));
+        if (prefill.startsWith(answered) && at < pieces.length && (answered + pieces[at]).startsWith(prefill)) {
+            String partial = pieces[at].substring(prefill.length() - length);
+            if (!partial.isEmpty()) {
+                rest.add(partial);
+            }
+            rest.addAll(List.of(pieces).subList(at + 1, pieces.length));
+        } else if (!answered.equals(prefill)) {
+            SplittableRandom fresh = new SplittableRandom(prefill.hashCode() * 0x9E3779B97F4A7C15L);
+            String[] more = generator.pieces(fresh, lengths.draw(fresh, budget).tokens());
+            more[0] = " " + more[0];
+            rest.addAll(List.of(more));
+        }
+        Completion.Stop stop = Completion.Stop.END;
+        if (rest.size() > budget) {
+            rest = rest.subList(0, budget);
+            stop = Completion.Stop.MAX_TOKENS;
+        }
+        String[] kept = rest.toArray(String[]::new);
+        String matched = null;
+        String text = TextGenerator.text(kept);
+        int cutAt = -1;
+        for (String sequence : chat.stopSequences()) {
+            int found = text.indexOf(sequence);
+            if (found >= 0 && (cutAt < 0 || found < cutAt)) {
+                cutAt = found;
+                matched = sequence;
+            }
+        }
+        if (cutAt >= 0) {
+            kept = cut(kept, cutAt);
+            stop = Completion.Stop.STOP_SEQUENCE;
+        }
+        return new Completion.Choice(new String[0], null, !chat.thinking().omitted(), kept, null, stop, matched);
     }
 
     /** The tool to call, or null: forced by the choice, else asked for by name in the latest user text. */

@@ -159,7 +159,11 @@ final class NodeHttpHandler {
         }
         PromptTokenizer.PromptTokens prompt = tokenizer.tokens(chat.texts(), chat.messages(), chat.definitions());
         long[] chain = node.hasher().hashChain(prompt.ids());
-        SplittableRandom text = new SplittableRandom(mix(node.spec().seed(), requestHash(prompt.ids(), chat)));
+        // the same model answers the same prompt the same way on every node (greedy decoding of the same weights):
+        // the draw depends on the model and the prompt without the answer's prefilled start, never on the node
+        int[] asked = chat.prefill() == null ? prompt.ids() : tokenizer.tokens(chat.texts().subList(0,
+                chat.texts().size() - 1), chat.messages() - 1, chat.definitions()).ids();
+        SplittableRandom text = new SplittableRandom(mix(node.settings().hashSeed(), requestHash(asked, chat)));
         List<Completion.Choice> choices = planner.plan(chat, text, format.toolIdPrefix());
         String id = format == anthropic ? "msg_" + base62(chaos, 24) : format == completions
                 ? "cmpl-" + base62(chaos, 29) : "chatcmpl-" + base62(chaos, 29);
@@ -389,7 +393,7 @@ final class NodeHttpHandler {
 
     /** The request's identity for text generation: its prompt tokens, token limit and model. */
     private static long requestHash(int[] ids, ChatRequest chat) {
-        long hash = 0x9E3779B97F4A7C15L ^ chat.maxTokens();
+        long hash = 0x9E3779B97F4A7C15L;
         for (int id : ids) {
             hash = (hash ^ (id & 0xffffffffL)) * 0x100000001B3L;
             hash ^= hash >>> 29;

@@ -61,7 +61,7 @@ public final class RequestParser {
         }
         return new ChatRequest(model, max, stream, includeUsage, texts, texts.size(), List.of(), List.of(),
                 ChatRequest.ToolChoice.AUTO, ChatRequest.Thinking.OFF, stops(root.get("stop")), n, false,
-                texts.isEmpty() ? "" : texts.get(texts.size() - 1), true, minTokens(root, max));
+                texts.isEmpty() ? "" : texts.get(texts.size() - 1), true, minTokens(root, max), null);
     }
 
     private static JsonNode readObject(byte[] body) {
@@ -103,6 +103,7 @@ public final class RequestParser {
         JsonNode list = messagesArray(root);
         String latestUser = "";
         boolean afterToolResult = false;
+        String prefill = null;
         for (int i = 0; i < list.size(); i++) {
             JsonNode message = list.get(i);
             String where = "messages." + i;
@@ -122,6 +123,7 @@ public final class RequestParser {
             } else if (role.equals("assistant")) {
                 afterToolResult = false;
             }
+            prefill = role.equals("assistant") && i == list.size() - 1 ? anthropicPrefill(content) : null;
         }
         List<ChatRequest.Tool> tools = new ArrayList<>();
         List<String> definitions = new ArrayList<>();
@@ -152,7 +154,33 @@ public final class RequestParser {
                 ? new ChatRequest.Thinking(true, thinking.path("display").asString("").equals("omitted"))
                 : ChatRequest.Thinking.OFF;
         return new ChatRequest(model, max, stream, false, texts, messages, definitions, tools, choice, think,
-                stops(root.get("stop_sequences")), 1, afterToolResult, latestUser, false, minTokens(root, max));
+                stops(root.get("stop_sequences")), 1, afterToolResult, latestUser, false, minTokens(root, max),
+                prefill);
+    }
+
+    /**
+     * The text a trailing assistant message prefills (null when it holds no text); like the Messages API, text ending
+     * in whitespace is refused.
+     */
+    private static String anthropicPrefill(JsonNode content) {
+        String text = content.isString() ? content.stringValue() : null;
+        if (text == null) {
+            StringBuilder joined = new StringBuilder();
+            for (JsonNode block : content) {
+                if (block.path("type").asString("").equals("text")) {
+                    joined.append(block.path("text").asString(""));
+                }
+            }
+            text = joined.toString();
+        }
+        if (text.isEmpty()) {
+            return null;
+        }
+        if (Character.isWhitespace(text.charAt(text.length() - 1))) {
+            throw ApiException.invalid("messages: final assistant content cannot end with trailing whitespace",
+                    "messages");
+        }
+        return text;
     }
 
     private ChatRequest openAi(JsonNode root) {
@@ -227,7 +255,29 @@ public final class RequestParser {
         }
         return new ChatRequest(model, max, stream, includeUsage, texts, list.size(), definitions, tools, choice,
                 ChatRequest.Thinking.OFF, stops(root.get("stop")), n, afterToolResult, latestUser, false,
-                minTokens(root, max));
+                minTokens(root, max), openAiPrefill(root, list));
+    }
+
+    /**
+     * vLLM's {@code continue_final_message}: the final message, an assistant's, is the start of the answer (refused, as
+     * vLLM refuses it, together with {@code add_generation_prompt}, which is on unless turned off); null when not asked.
+     */
+    private static String openAiPrefill(JsonNode root, JsonNode messages) {
+        if (!root.path("continue_final_message").asBoolean(false)) {
+            return null;
+        }
+        if (root.path("add_generation_prompt").asBoolean(true)) {
+            throw ApiException.invalid("Cannot set both `continue_final_message` and `add_generation_prompt` to True.",
+                    "continue_final_message");
+        }
+        JsonNode last = messages.get(messages.size() - 1);
+        if (!last.path("role").asString("").equals("assistant")) {
+            throw ApiException.invalid("continue_final_message requires the final message to be an assistant's",
+                    "continue_final_message");
+        }
+        JsonNode content = last.get("content");
+        String text = content == null || content.isNull() ? "" : openAiContent(content, "messages[-1].content");
+        return text.isEmpty() ? null : text;
     }
 
     /**

@@ -14,7 +14,8 @@ import tools.jackson.databind.node.ObjectNode;
  * An Anthropic node's stream to an Anthropic client: content events go on as the node's very bytes; only
  * {@code message_start} is rewritten (the model asked for, and the {@code debug} object when asked); usage, the end
  * and the node's error are tracked on the way (an error before anything reached the client fails the attempt instead,
- * so the next node can serve). A stream that ends without {@code message_stop} gets an error event.
+ * so the next node can serve; after it, and a stream that ends without {@code message_stop}, the node broke the
+ * answer). The events passed on are kept, unread, when a continuation may need them.
  */
 final class AnthropicPassThrough implements StreamAnswer {
 
@@ -28,6 +29,9 @@ final class AnthropicPassThrough implements StreamAnswer {
     private final SseFramer framer = new SseFramer();
     private final String model;
     private final Supplier<ObjectNode> debug;
+    private final Transcript transcript;
+    private UpstreamFailure brokeOff;
+    private ObjectNode nodeError;
     private boolean terminal;
     private boolean failed;
     /** Whether the client got any bytes of this answer (before that, a node's error is a failed attempt). */
@@ -35,9 +39,11 @@ final class AnthropicPassThrough implements StreamAnswer {
     private int inputTokens;
     private int outputTokens;
 
-    AnthropicPassThrough(String model, Supplier<ObjectNode> debug) {
+    /** @param transcript receives the events passed on (null: not kept) */
+    AnthropicPassThrough(String model, Supplier<ObjectNode> debug, Transcript transcript) {
         this.model = model;
         this.debug = debug;
+        this.transcript = transcript;
     }
 
     @Override
@@ -68,21 +74,38 @@ final class AnthropicPassThrough implements StreamAnswer {
         if (!emitted) {
             throw UpstreamFailure.of("upstream_empty_response");
         }
-        failed = true;
         terminal = true;
-        return concat(last, AnthropicSseWriter.error(EventCodec.mapper().createObjectNode()
-                .put("type", "overloaded_error").put("message", "the upstream node failed mid-stream")));
+        brokeOff = UpstreamFailure.of("upstream_incomplete");
+        return last;
+    }
+
+    @Override
+    public UpstreamFailure brokeOff() {
+        return brokeOff;
+    }
+
+    @Override
+    public Transcript transcript() {
+        return transcript;
     }
 
     @Override
     public byte[] onFailure(String message) {
         failed = true;
-        if (terminal) {
+        if (terminal && brokeOff == null) {
             return new byte[0];
         }
         terminal = true;
-        return AnthropicSseWriter.error(EventCodec.mapper().createObjectNode().put("type", "overloaded_error")
-                .put("message", message));
+        brokeOff = null;
+        return AnthropicSseWriter.error(nodeError != null ? nodeError : EventCodec.mapper().createObjectNode()
+                .put("type", "overloaded_error").put("message", message));
+    }
+
+    @Override
+    public byte[] close() {
+        terminal = true;
+        brokeOff = null;
+        return new SseEvent("message_stop", "{\"type\":\"message_stop\"}").bytes();
     }
 
     @Override
@@ -101,6 +124,12 @@ final class AnthropicPassThrough implements StreamAnswer {
     }
 
     private byte[] event(byte[] raw) {
+        if (terminal) {
+            return new byte[0];
+        }
+        if (transcript != null) {
+            transcript.raw(raw);
+        }
         if (passedAsIs(raw)) {
             return raw;
         }
@@ -136,8 +165,11 @@ final class AnthropicPassThrough implements StreamAnswer {
                 if (!emitted) {
                     throw UpstreamFailure.of("upstream_error_event");
                 }
+                // the node broke the answer it had begun: what follows is the dispatcher's call
                 terminal = true;
-                failed = true;
+                nodeError = data.get("error") instanceof ObjectNode error ? error : null;
+                brokeOff = UpstreamFailure.of("upstream_error_event");
+                return new byte[0];
             }
             default -> {
             }

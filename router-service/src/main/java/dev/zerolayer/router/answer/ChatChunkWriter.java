@@ -28,6 +28,11 @@ public final class ChatChunkWriter {
         this.model = model;
     }
 
+    /** Goes on with a stream whose chunks another writer (or the node) began: its chunks' id. */
+    void resume(String chunkId) {
+        id = chunkId;
+    }
+
     /** The chunks for one event (an error is a chunk holding {@code error}). */
     public List<ObjectNode> write(AnswerEvent event) {
         List<ObjectNode> out = new ArrayList<>(1);

@@ -13,7 +13,8 @@ import tools.jackson.databind.node.ObjectNode;
  * An OpenAI node's stream (chat or legacy completions) to a client of the same API: every chunk goes on with its
  * {@code model} the one asked for (and the {@code debug} object on the first when asked); the usage the gateway asked
  * the node for is read and, when the client did not ask for it, its chunk and the null {@code usage} fields are left
- * out. A stream that ends without {@code [DONE]} gets an error chunk and {@code [DONE]}.
+ * out. The node's error chunk after the client got chunks, and a stream that ends without {@code [DONE]}, break the
+ * answer; the chunks passed on are kept, unread, when a continuation may need them.
  */
 final class ChatPassThrough implements StreamAnswer {
 
@@ -21,6 +22,9 @@ final class ChatPassThrough implements StreamAnswer {
     private final String model;
     private final Supplier<ObjectNode> debug;
     private final boolean clientWantsUsage;
+    private final Transcript transcript;
+    private UpstreamFailure brokeOff;
+    private String nodeError;
     private boolean first = true;
     private boolean terminal;
     private boolean failed;
@@ -29,10 +33,12 @@ final class ChatPassThrough implements StreamAnswer {
     private int inputTokens;
     private int outputTokens;
 
-    ChatPassThrough(String model, Supplier<ObjectNode> debug, boolean clientWantsUsage) {
+    /** @param transcript receives the chunks passed on (null: not kept) */
+    ChatPassThrough(String model, Supplier<ObjectNode> debug, boolean clientWantsUsage, Transcript transcript) {
         this.model = model;
         this.debug = debug;
         this.clientWantsUsage = clientWantsUsage;
+        this.transcript = transcript;
     }
 
     @Override
@@ -57,17 +63,37 @@ final class ChatPassThrough implements StreamAnswer {
         if (!emitted) {
             throw UpstreamFailure.of("upstream_empty_response");
         }
-        return AnthropicPassThrough.concat(last, onFailure("the upstream node failed mid-stream"));
+        terminal = true;
+        brokeOff = UpstreamFailure.of("upstream_incomplete");
+        return last;
+    }
+
+    @Override
+    public UpstreamFailure brokeOff() {
+        return brokeOff;
+    }
+
+    @Override
+    public Transcript transcript() {
+        return transcript;
     }
 
     @Override
     public byte[] onFailure(String message) {
         failed = true;
-        if (terminal) {
+        if (terminal && brokeOff == null) {
             return new byte[0];
         }
         terminal = true;
-        return errorChunk(message);
+        brokeOff = null;
+        return errorChunk(nodeError != null ? nodeError : message);
+    }
+
+    @Override
+    public byte[] close() {
+        terminal = true;
+        brokeOff = null;
+        return new SseEvent(null, "[DONE]").bytes();
     }
 
     /** An OpenAI-style error chunk, then {@code [DONE]}. */
@@ -94,6 +120,9 @@ final class ChatPassThrough implements StreamAnswer {
     }
 
     private byte[] event(byte[] raw) {
+        if (terminal) {
+            return new byte[0];
+        }
         SseEvent event = SseEvent.parse(new String(raw, StandardCharsets.UTF_8));
         if (event.data() == null) {
             return new byte[0];
@@ -110,9 +139,14 @@ final class ChatPassThrough implements StreamAnswer {
             if (!emitted) {
                 throw UpstreamFailure.of("upstream_error_event");
             }
+            // the node broke the answer it had begun: what follows is the dispatcher's call
             terminal = true;
-            failed = true;
-            return raw;
+            nodeError = data.path("error").path("message").asString(null);
+            brokeOff = UpstreamFailure.of("upstream_error_event");
+            return new byte[0];
+        }
+        if (transcript != null) {
+            transcript.raw(raw);
         }
         if (data.hasNonNull("usage")) {
             inputTokens = data.get("usage").path("prompt_tokens").asInt(inputTokens);

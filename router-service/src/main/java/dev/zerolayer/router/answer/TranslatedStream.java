@@ -1,72 +1,36 @@
 package dev.zerolayer.router.answer;
 
-import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.router.dispatch.UpstreamFailure;
-import dev.zerolayer.router.wire.SseEvent;
 import dev.zerolayer.router.wire.SseFramer;
 import java.io.ByteArrayOutputStream;
 import java.util.List;
-import java.util.function.Function;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A node's stream in one API to a client of another: the node's events are read as {@link AnswerEvent}s and written
- * in the client's API (Anthropic events, Chat Completions chunks ending in {@code [DONE]}, or Responses events); usage,
- * the end and the node's error are tracked from the events.
+ * in the client's API by the request's {@link ClientEvents}; usage, the end and the node's error are tracked from the
+ * events, and what the client got is kept (when asked) for a continuation.
  */
 final class TranslatedStream implements StreamAnswer {
 
     private final SseFramer framer = new SseFramer();
     private final UpstreamDecoder decoder;
-    private final Function<AnswerEvent, byte[]> writer;
-    private final Function<String, byte[]> failure;
+    private final ClientEvents client;
+    private final Transcript transcript;
     private boolean terminal;
     private boolean failed;
     /** Whether the client got any bytes of this answer (before that, a node's error is a failed attempt). */
     private boolean emitted;
+    private UpstreamFailure brokeOff;
+    private ObjectNode nodeError;
     private int inputTokens;
     private int outputTokens;
 
-    private TranslatedStream(UpstreamDecoder decoder, Function<AnswerEvent, byte[]> writer,
-            Function<String, byte[]> failure) {
+    /** @param transcript receives every event the client got (null: not kept) */
+    TranslatedStream(UpstreamDecoder decoder, ClientEvents client, Transcript transcript) {
         this.decoder = decoder;
-        this.writer = writer;
-        this.failure = failure;
-    }
-
-    static TranslatedStream toAnthropic(UpstreamDecoder decoder, AnthropicSseWriter writer) {
-        return new TranslatedStream(decoder, writer::write, message -> AnthropicSseWriter.error(
-                EventCodec.mapper().createObjectNode().put("type", "overloaded_error").put("message", message)));
-    }
-
-    static TranslatedStream toChat(UpstreamDecoder decoder, ChatChunkWriter writer, boolean clientWantsUsage) {
-        return new TranslatedStream(decoder, event -> {
-            ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-            for (ObjectNode chunk : writer.write(event)) {
-                if (!clientWantsUsage && ChatChunkWriter.usageOnly(chunk)) {
-                    continue;
-                }
-                out.writeBytes(new SseEvent(null, EventCodec.mapper().writeValueAsString(chunk)).bytes());
-            }
-            if (event instanceof AnswerEvent.Stop || event instanceof AnswerEvent.Failure) {
-                out.writeBytes(new SseEvent(null, "[DONE]").bytes());
-            }
-            return out.toByteArray();
-        }, ChatPassThrough::errorChunk);
-    }
-
-    static TranslatedStream toResponses(UpstreamDecoder decoder, ResponsesWriter writer) {
-        return new TranslatedStream(decoder, event -> events(writer.write(event)), message -> events(
-                writer.failed(message)));
-    }
-
-    private static byte[] events(List<ObjectNode> events) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(512);
-        for (ObjectNode event : events) {
-            out.writeBytes(new SseEvent(event.path("type").asString(""), EventCodec.mapper()
-                    .writeValueAsString(event)).bytes());
-        }
-        return out.toByteArray();
+        this.client = client;
+        this.transcript = transcript;
     }
 
     @Override
@@ -90,19 +54,38 @@ final class TranslatedStream implements StreamAnswer {
             throw UpstreamFailure.of("upstream_empty_response");
         }
         if (!terminal) {
-            out.writeBytes(onFailure("the upstream node failed mid-stream"));
+            terminal = true;
+            brokeOff = UpstreamFailure.of("upstream_incomplete");
         }
         return out.toByteArray();
     }
 
     @Override
+    public UpstreamFailure brokeOff() {
+        return brokeOff;
+    }
+
+    @Override
+    public Transcript transcript() {
+        return transcript;
+    }
+
+    @Override
     public byte[] onFailure(String message) {
         failed = true;
-        if (terminal) {
+        if (terminal && brokeOff == null) {
             return new byte[0];
         }
         terminal = true;
-        return failure.apply(message);
+        brokeOff = null;
+        return client.failure(nodeError, message);
+    }
+
+    @Override
+    public byte[] close() {
+        terminal = true;
+        brokeOff = null;
+        return client.close();
     }
 
     private void write(List<AnswerEvent> events, ByteArrayOutputStream out) {
@@ -110,11 +93,21 @@ final class TranslatedStream implements StreamAnswer {
             if (terminal) {
                 return;
             }
-            if (event instanceof AnswerEvent.Failure && !emitted && out.size() == 0) {
-                throw UpstreamFailure.of("upstream_error_event");
+            if (event instanceof AnswerEvent.Failure failure) {
+                if (!emitted && out.size() == 0) {
+                    throw UpstreamFailure.of("upstream_error_event");
+                }
+                // the node broke the answer it had begun: what follows is the dispatcher's call
+                terminal = true;
+                nodeError = failure.error();
+                brokeOff = UpstreamFailure.of("upstream_error_event");
+                break;
             }
             track(event);
-            out.writeBytes(writer.apply(event));
+            if (transcript != null) {
+                transcript.add(event);
+            }
+            out.writeBytes(client.write(event));
         }
         emitted |= out.size() > 0;
     }
@@ -128,9 +121,6 @@ final class TranslatedStream implements StreamAnswer {
             outputTokens = delta.usage().path("output_tokens").asInt(outputTokens);
         } else if (event instanceof AnswerEvent.Stop) {
             terminal = true;
-        } else if (event instanceof AnswerEvent.Failure) {
-            terminal = true;
-            failed = true;
         }
     }
 

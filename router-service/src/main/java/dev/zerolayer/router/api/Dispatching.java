@@ -1,13 +1,16 @@
 package dev.zerolayer.router.api;
 
+import dev.zerolayer.contracts.fallback.Continuation;
 import dev.zerolayer.contracts.fallback.PolicyDocument;
 import dev.zerolayer.contracts.fallback.TierLimits;
 import dev.zerolayer.contracts.http.ZeroLayerHeaders;
 import dev.zerolayer.contracts.router.DecisionStatus;
+import dev.zerolayer.contracts.router.Recovery;
 import dev.zerolayer.contracts.telemetry.NodeRegistration;
 import dev.zerolayer.router.answer.Answers;
 import dev.zerolayer.router.answer.ResponseItems;
 import dev.zerolayer.router.answer.StreamAnswer;
+import dev.zerolayer.router.answer.Transcript;
 import dev.zerolayer.router.answer.WholeAnswer;
 import dev.zerolayer.router.decision.RequestRouter;
 import dev.zerolayer.router.dispatch.Attempt;
@@ -21,8 +24,13 @@ import dev.zerolayer.router.translate.ChatToAnthropic;
 import dev.zerolayer.router.wire.ApiException;
 import dev.zerolayer.routing.decision.RouteDecision;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpHeaders;
@@ -37,7 +45,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The dispatch stage: a decided request sent over its ranked nodes (nodes are always asked to stream), as a whole
- * answer assembled here (never partial) or as the client's stream, which commits with its first event.
+ * answer assembled here (never partial) or as the client's stream, which commits with its first event and, broken by
+ * its node, goes on on another.
  */
 final class Dispatching {
 
@@ -75,10 +84,10 @@ final class Dispatching {
     /** A whole answer: assembled from the serving node's stream, or an error carrying the dispatch so far. */
     Mono<Answered> whole(Progress.Decided decided) {
         DispatchTrace trace = new DispatchTrace();
-        Answers answers = answers(decided, trace);
+        Answers answers = answers(decided, trace, false);
         return dispatch(decided, trace, node -> {
             WholeAnswer whole = answers.whole(node.protocol());
-            return new Attempt<ObjectNode>(call(decided, node), upstream -> upstream
+            return new Attempt<ObjectNode>(call(decided, node, null), upstream -> upstream
                     .doOnNext(whole::onChunk)
                     .then(Mono.fromCallable(() -> {
                         ObjectNode answer = whole.onEnd();
@@ -99,22 +108,17 @@ final class Dispatching {
 
     /**
      * A streamed answer: the response commits with the first client event (route headers set then); a failure before
-     * it becomes an ordinary error response (the node's 4xx as it was, else 529/504), a failure after it ends the
-     * stream with the API's error event.
+     * it becomes an ordinary error response (the node's 4xx as it was, else 529/504); a node that breaks the stream
+     * after it is continued on the next node of the tier when the policy lets it and the answer allows it (else the
+     * stream ends with the API's error event).
      */
     Mono<ServerResponse> stream(Progress.Decided decided, ServerHttpResponse response) {
         DispatchTrace trace = new DispatchTrace();
         Progress.Dispatched started = Progress.Dispatched.started(decided, trace);
-        Answers answers = answers(decided, trace);
-        Flux<DataBuffer> body = Flux.defer(() -> dispatch(decided, trace, node -> {
-                    StreamAnswer answer = answers.stream(node.protocol());
-                    return new Attempt<byte[]>(call(decided, node), upstream -> upstream
-                            .map(answer::onChunk)
-                            .concatWith(Mono.fromCallable(answer::onEnd))
-                            .filter(bytes -> bytes.length > 0),
-                            e -> Flux.just(answer.onFailure(failureMessage(e))).filter(bytes -> bytes.length > 0),
-                            answer);
-                })
+        Continuation continuation = tierLimits(decided).continuation();
+        Answers answers = answers(decided, trace, continuation.on());
+        Flux<DataBuffer> body = Flux.defer(() -> dispatch(decided, trace, node -> streamAttempt(decided, trace,
+                        answers, call(decided, node, null), answers.stream(node.protocol()), node, 0)))
                 .index()
                 .map(indexed -> {
                     if (indexed.getT1() == 0) {
@@ -139,12 +143,112 @@ final class Dispatching {
                     response.getHeaders().setContentType(MediaType.APPLICATION_JSON);
                     Replies.fallbackHeader(started, response.getHeaders());
                     return Mono.just(response.bufferFactory().wrap(failure.body()));
-                }));
+                });
         return ServerResponse.ok().contentType(MediaType.TEXT_EVENT_STREAM)
                 .header(HttpHeaders.CACHE_CONTROL, "no-cache")
                 .header(ZeroLayerHeaders.TRACE_ID, decided.arrival().traceId())
                 .header(Replies.REQUEST_ID, decided.arrival().requestId())
                 .body(BodyInserters.fromDataBuffers(body));
+    }
+
+    /** One node's try at the client's stream ({@code answer}), the {@code continued}-th continuation of it (0: none). */
+    private Attempt<byte[]> streamAttempt(Progress.Decided decided, DispatchTrace trace, Answers answers,
+            Attempt.Call call, StreamAnswer answer, NodeRegistration node, int continued) {
+        return new Attempt<>(call, upstream -> shaped(upstream, answer),
+                e -> afterBreak(e, decided, trace, answers, answer, node, continued), answer);
+    }
+
+    /** Marks the node's end in its chunks (never one of them: compared by identity). */
+    private static final byte[] END = new byte[0];
+
+    /** A node's chunks as the client's bytes, and its breaking the answer as an error after the bytes before it. */
+    private static Flux<byte[]> shaped(Flux<byte[]> upstream, StreamAnswer answer) {
+        return upstream.concatWith(Mono.just(END)).handle((chunk, sink) -> {
+            byte[] bytes = chunk == END ? answer.onEnd() : answer.onChunk(chunk);
+            if (bytes.length > 0) {
+                sink.next(bytes);
+            }
+            UpstreamFailure broke = answer.brokeOff();
+            if (broke != null) {
+                sink.error(broke);
+            }
+        });
+    }
+
+    /**
+     * What follows a node breaking the stream it began: the stream's end when only that was missing; else the answer
+     * continued on the next node of the tier that can serve it (the text sent as its prefilled start) when the policy
+     * allows one more and the answer can go on; else the API's error event. The decision event gets which it was.
+     */
+    private Flux<byte[]> afterBreak(Throwable e, Progress.Decided decided, DispatchTrace trace, Answers answers,
+            StreamAnswer broken, NodeRegistration node, int continued) {
+        String reason = Dispatcher.reasonOf(e);
+        Transcript transcript = broken.transcript();
+        Transcript.Resume resume = transcript == null ? new Transcript.Cannot("not_kept") : transcript.resume();
+        int offset = resume instanceof Transcript.Go go ? go.sentTokens() : broken.outputTokens();
+        if (resume instanceof Transcript.Close) {
+            note(trace, new Recovery(Recovery.Kind.CLOSED, node.nodeId(), null, offset, reason, 0));
+            return Flux.just(broken.close());
+        }
+        Continuation policy = tierLimits(decided).continuation();
+        String cannot = !policy.on() ? "continuation_off"
+                : continued >= policy.maxPerRequest() ? "continuation_limit"
+                : e instanceof ApiException ? "answer_deadline"
+                : resume instanceof Transcript.Cannot no ? no.reason()
+                : Continuations.refusal(decided.request());
+        List<String> rest = cannot == null ? remaining(decided, trace, node, policy.nextTier()) : List.of();
+        if (cannot == null && rest.isEmpty()) {
+            cannot = "no_node_left";
+        }
+        if (cannot != null) {
+            note(trace, new Recovery(Recovery.Kind.NOT_CONTINUED, node.nodeId(), null, offset, cannot, 0));
+            return ended(broken, e);
+        }
+        Transcript.Go go = (Transcript.Go) resume;
+        long brokeAt = System.nanoTime();
+        AtomicBoolean joined = new AtomicBoolean();
+        Dispatcher.Limits limits = limits(decided, Duration.ofNanos(brokeAt - trace.startNanos()));
+        return dispatcher.dispatch(rest, router::registration, next -> streamAttempt(decided, trace, answers,
+                        call(decided, next, go), answers.continuation(next.protocol(), transcript, go), next,
+                        continued + 1), limits, trace)
+                .doOnNext(bytes -> {
+                    if (joined.compareAndSet(false, true)) {
+                        note(trace, new Recovery(Recovery.Kind.CONTINUED, node.nodeId(), trace.servedNode(),
+                                offset, reason, (System.nanoTime() - brokeAt) / 1_000_000));
+                    }
+                })
+                .onErrorResume(failure -> !joined.get(), failure -> {
+                    note(trace, new Recovery(Recovery.Kind.NOT_CONTINUED, node.nodeId(), null, offset,
+                            "no_node_continued", 0));
+                    return ended(broken, e);
+                });
+    }
+
+    private void note(DispatchTrace trace, Recovery recovery) {
+        trace.recovered(recovery);
+        metrics.recovered(recovery.kind().name().toLowerCase(java.util.Locale.ROOT),
+                recovery.kind() == Recovery.Kind.NOT_CONTINUED ? recovery.reason() : "-");
+    }
+
+    private Flux<byte[]> ended(StreamAnswer broken, Throwable e) {
+        return Flux.just(broken.onFailure(failureMessage(e))).filter(bytes -> bytes.length > 0);
+    }
+
+    /** The decision's nodes not tried yet, of the tier that began the answer (any tier when {@code anyTier}). */
+    private List<String> remaining(Progress.Decided decided, DispatchTrace trace, NodeRegistration broke,
+            boolean anyTier) {
+        List<String> tried = trace.tried();
+        List<String> rest = new ArrayList<>();
+        for (String id : decided.routed().decision().ranked()) {
+            if (tried.contains(id)) {
+                continue;
+            }
+            Optional<NodeRegistration> node = router.registration(id);
+            if (node.isPresent() && (anyTier || Objects.equals(node.get().tier(), broke.tier()))) {
+                rest.add(id);
+            }
+        }
+        return rest;
     }
 
     private static String failureMessage(Throwable e) {
@@ -154,22 +258,38 @@ final class Dispatching {
     /** Dispatches over the decision's ranked nodes, each attempt shaped by {@code attempt} for its node. */
     private <T> Flux<T> dispatch(Progress.Decided decided, DispatchTrace trace,
             Function<NodeRegistration, Attempt<T>> attempt) {
+        return dispatcher.dispatch(decided.routed().decision().ranked(), router::registration, attempt,
+                limits(decided, Duration.ZERO), trace);
+    }
+
+    /** The tier's limits for the decided request (defaults when the policy names none). */
+    private TierLimits tierLimits(Progress.Decided decided) {
         RouteDecision decision = decided.routed().decision();
         PolicyDocument document = policy.documentFor(decided.keyId());
         TierLimits limits = decision.tier() == null ? null : document.limits().get(decision.tier());
-        if (limits == null) {
-            limits = DEFAULT_LIMITS;
-        }
-        int maxTokens = decided.request().maxOutputTokens() > 0 ? decided.request().maxOutputTokens()
-                : ChatToAnthropic.DEFAULT_MAX_TOKENS;
-        Dispatcher.Limits bounds = new Dispatcher.Limits(policy.document().resilience(),
-                Duration.ofMillis(limits.ttfbLimitMs()), Duration.ofMillis(limits.deadlineMs()),
-                Duration.ofMillis(limits.answerDeadlineMs(maxTokens)));
-        return dispatcher.dispatch(decision.ranked(), router::registration, attempt, bounds, trace);
+        return limits == null ? DEFAULT_LIMITS : limits;
     }
 
-    /** The call to one node: its protocol's path (the client's query string too when it speaks the client's API). */
-    private Attempt.Call call(Progress.Decided decided, NodeRegistration node) {
+    /**
+     * The dispatch limits: a first token within the tier's deadline from {@code from} (the request's start, or the
+     * moment a continuation begins), the whole answer within its deadline from the start.
+     */
+    private Dispatcher.Limits limits(Progress.Decided decided, Duration from) {
+        TierLimits limits = tierLimits(decided);
+        int maxTokens = decided.request().maxOutputTokens() > 0 ? decided.request().maxOutputTokens()
+                : ChatToAnthropic.DEFAULT_MAX_TOKENS;
+        Duration answer = Duration.ofMillis(limits.answerDeadlineMs(maxTokens));
+        Duration firstToken = from.plusMillis(limits.deadlineMs());
+        return new Dispatcher.Limits(policy.document().resilience(), Duration.ofMillis(limits.ttfbLimitMs()),
+                firstToken.compareTo(answer) > 0 && !from.isZero() ? answer : firstToken, answer,
+                Duration.ofMillis(limits.chunkGapMs()));
+    }
+
+    /**
+     * The call to one node: its protocol's path (the client's query string too when it speaks the client's API); for a
+     * continuation ({@code go} not null) the body asks it to go on from the text sent.
+     */
+    private Attempt.Call call(Progress.Decided decided, NodeRegistration node, Transcript.Go go) {
         boolean same = decided.request().api().nativeTo(node.protocol());
         String path = decided.upstream().path(node.protocol());
         String query = decided.arrival().query();
@@ -182,15 +302,19 @@ final class Dispatching {
             extra = new LinkedHashMap<>(extra);
             extra.put(credential.getKey(), credential.getValue());
         }
-        return new Attempt.Call(path, decided.upstream().body(node.protocol(), node.model()),
-                decided.forwarded().forNode(decided.request().api(), node.protocol(), extra));
+        byte[] body = decided.upstream().body(node.protocol(), node.model());
+        if (go != null) {
+            body = Continuations.body(body, node.protocol(), go);
+        }
+        return new Attempt.Call(path, body, decided.forwarded().forNode(decided.request().api(), node.protocol(),
+                extra));
     }
 
-    private Answers answers(Progress.Decided decided, DispatchTrace trace) {
+    private Answers answers(Progress.Decided decided, DispatchTrace trace, boolean keep) {
         Progress.Arrival arrival = decided.arrival();
         return new Answers(arrival.api(), decided.request().model(),
                 arrival.traceBody() ? () -> Outcomes.debug(Progress.Dispatched.started(decided, trace)) : null,
                 decided.routed().tokenCount(), decided.upstream().clientWantsStreamUsage(), decided.request().body(),
-                responseItems::remember);
+                responseItems::remember, keep);
     }
 }

@@ -25,6 +25,7 @@ public class GatewayMetrics {
     private final Map<ClientApi, Map<Integer, Counter>> requests = new EnumMap<>(ClientApi.class);
     private final Map<String, Map<String, Counter>> routes = new ConcurrentHashMap<>();
     private final Map<String, Counter> fallbacks = new ConcurrentHashMap<>();
+    private final Map<String, Counter> recoveries = new ConcurrentHashMap<>();
 
     public GatewayMetrics(MeterRegistry meters) {
         this.meters = meters;
@@ -60,5 +61,11 @@ public class GatewayMetrics {
         if (nanos >= 0) {
             ttfb.record(nanos, TimeUnit.NANOSECONDS);
         }
+    }
+
+    /** A stream broken mid-way and what was done about it ({@code zerolayer_stream_recoveries_total{kind,reason}}). */
+    public void recovered(String kind, String reason) {
+        recoveries.computeIfAbsent(kind + '|' + reason, k -> Counter.builder("zerolayer_stream_recoveries")
+                .tag("kind", kind).tag("reason", reason).register(meters)).increment();
     }
 }

@@ -110,6 +110,7 @@ final class Outcomes {
         if (dispatch != null) {
             event.node(dispatch.servedNode())
                     .nodesTried(dispatch.tried())
+                    .recoveries(dispatch.recoveries())
                     .ttfbMillis(dispatch.ttfbMillis())
                     .chunkIntervalVarianceMs2(dispatch.chunkIntervalVarianceMs2());
         } else if (status == DecisionStatus.EXPLAINED) {

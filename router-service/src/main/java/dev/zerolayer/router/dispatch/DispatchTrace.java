@@ -1,19 +1,23 @@
 package dev.zerolayer.router.dispatch;
 
+import dev.zerolayer.contracts.router.Recovery;
 import dev.zerolayer.contracts.telemetry.NodeRegistration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * What dispatching one request did: nodes tried in order, the node that served (null until the client got a first
- * element) and what its attempt served, the last failure reason, time to the client's first element and the variance
+ * element; a continuation's node after a break) and what its attempt served, streams broken mid-way and what was done
+ * about each, the last failure reason, time to the client's first element and the variance
  * of the intervals between the elements that followed (Welford).
  */
 public class DispatchTrace {
 
     private final long startNanos = System.nanoTime();
     private final List<String> tried = new CopyOnWriteArrayList<>();
+    private final List<Recovery> recoveries = new CopyOnWriteArrayList<>();
     private volatile String servedNode;
+    private volatile String firstServedNode;
     private volatile NodeRegistration served;
     private volatile Object servedAnswer;
     private volatile String lastFailure;
@@ -31,12 +35,28 @@ public class DispatchTrace {
         lastFailure = reason;
     }
 
-    /** The client got its first element from this node's attempt, which served {@code answer}. */
+    /**
+     * The client got its first element from this node's attempt, which served {@code answer} (a continuation's node
+     * serves the rest; the time to the first element stays the first's).
+     */
     synchronized void served(String node, NodeRegistration registration, Object answer) {
         servedNode = node;
         served = registration;
         servedAnswer = answer;
-        ttfbNanos = System.nanoTime() - startNanos;
+        if (ttfbNanos < 0) {
+            ttfbNanos = System.nanoTime() - startNanos;
+            firstServedNode = node;
+        }
+    }
+
+    /** What was done about a stream a node broke mid-way. */
+    public void recovered(Recovery recovery) {
+        recoveries.add(recovery);
+    }
+
+    /** Streams broken mid-way and what was done about each, in order. */
+    public List<Recovery> recoveries() {
+        return List.copyOf(recoveries);
     }
 
     /** The client got an element (the first one included). */
@@ -73,9 +93,9 @@ public class DispatchTrace {
         return lastFailure;
     }
 
-    /** Whether a node other than the first tried served (bypass). */
+    /** Whether a node other than the first tried began the answer (bypass; a continuation elsewhere is not one). */
     public boolean bypassed() {
-        return servedNode != null && !tried.isEmpty() && !tried.get(0).equals(servedNode);
+        return firstServedNode != null && !tried.isEmpty() && !tried.get(0).equals(firstServedNode);
     }
 
     public long ttfbMillis() {

@@ -17,9 +17,9 @@ import reactor.core.scheduler.Scheduler;
 /**
  * Bypass, not retry: tries the ranked nodes in order, each once, behind its breaker and bulkhead and with a limit on
  * the time to the node's first byte (its first token: nodes are always asked to stream); a failure before the client
- * got anything moves to the next node while the first-token deadline allows; after it the attempt ends the client's
- * answer with the API's error. A node silent for longer than the TTFB limit between chunks has stalled (a crashed host
- * sends no FIN) and fails the attempt too, and no answer runs past the answer deadline. With no node left it fails
+ * got anything moves to the next node while the first-token deadline allows; after it the attempt's own ending takes
+ * over (a continuation elsewhere, or the API's error). A node silent for longer than the chunk gap between chunks has
+ * stalled (a crashed host sends no FIN) and fails the attempt too, and no answer runs past the answer deadline. With no node left it fails
  * with 529, past a deadline with 504.
  */
 public class Dispatcher {
@@ -44,9 +44,17 @@ public class Dispatcher {
         return eventLoops.timers();
     }
 
-    /** The limits one request is dispatched under, each from the trace's start but the per-attempt TTFB limit. */
+    /**
+     * The limits one request is dispatched under, each from the trace's start but the per-attempt TTFB limit and the
+     * longest silence between a node's chunks once it answers.
+     */
     public record Limits(Resilience resilience, Duration ttfbLimit, Duration firstTokenDeadline,
-            Duration answerDeadline) {
+            Duration answerDeadline, Duration chunkGap) {
+
+        /** Limits whose chunk gap is the TTFB limit. */
+        public Limits(Resilience resilience, Duration ttfbLimit, Duration firstTokenDeadline, Duration answerDeadline) {
+            this(resilience, ttfbLimit, firstTokenDeadline, answerDeadline, ttfbLimit);
+        }
     }
 
     /**
@@ -118,9 +126,9 @@ public class Dispatcher {
         AtomicBoolean firstByte = new AtomicBoolean();
         AtomicBoolean clientGotSome = new AtomicBoolean();
         String url = UpstreamClient.url(registration.upstreamBaseUrl(), attempt.call().path());
-        long stallNanos = limits.ttfbLimit().toNanos();
+        long stallNanos = limits.chunkGap().toNanos();
         Flux<byte[]> raw = client.post(url, attempt.call().body(), attempt.call().headers())
-                // the first chunk within the TTFB limit, then no gap longer than the tier's TTFB limit, and nothing
+                // the first chunk within the TTFB limit, then no gap longer than the tier's chunk gap, and nothing
                 // past the answer deadline
                 .timeout(Mono.delay(ttfbLimit, eventLoops.timers()), chunk -> Mono.delay(Duration.ofNanos(
                         Math.max(1, Math.min(stallNanos, answerNanos - System.nanoTime()))), eventLoops.timers()))
@@ -155,16 +163,17 @@ public class Dispatcher {
                         guard.breaker().onError(System.nanoTime() - start, TimeUnit.NANOSECONDS, e);
                     }
                 })
-                .onErrorResume(e -> clientGotSome.get(), e -> {
-                    trace.failed(reasonOf(e));
-                    return attempt.afterStart().apply(e);
-                })
                 .doFinally(signal -> {
                     if (recorded.compareAndSet(false, true)) {
                         guard.breaker().releasePermission();
                     }
                     guard.inFlight().decrementAndGet();
                     guard.bulkhead().onComplete();
+                })
+                // the node's slot is free before what follows a broken answer (a continuation elsewhere) runs
+                .onErrorResume(e -> clientGotSome.get(), e -> {
+                    trace.failed(reasonOf(e));
+                    return attempt.afterStart().apply(e);
                 });
     }
 
@@ -190,7 +199,8 @@ public class Dispatcher {
         return e instanceof UpstreamFailure failure && failure.bypassable();
     }
 
-    static String reasonOf(Throwable e) {
+    /** A short reason for a failure (no upstream text). */
+    public static String reasonOf(Throwable e) {
         return e instanceof UpstreamFailure failure ? failure.reason()
                 : e instanceof ApiException api ? "deadline_" + api.status() : e.getClass().getSimpleName();
     }

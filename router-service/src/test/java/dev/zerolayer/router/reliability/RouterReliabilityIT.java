@@ -9,6 +9,7 @@ import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.contracts.fallback.FallbackPolicy;
 import dev.zerolayer.contracts.fallback.PolicyDocument;
 import dev.zerolayer.contracts.fallback.Thresholds;
+import dev.zerolayer.contracts.fallback.Continuation;
 import dev.zerolayer.contracts.fallback.TierLimits;
 import dev.zerolayer.contracts.fallback.TierSpec;
 import dev.zerolayer.contracts.telemetry.NodeHealth;
@@ -365,7 +366,7 @@ class RouterReliabilityIT {
             s.node("h-fits", "haiku", "hx", Mode.OVERSIZE, NodeState.HEALTHY, 0.9, 0.1, 0)
                     .oversize(UPSTREAM_LIMIT / 2, false);
             s.policy(Map.of("haiku", List.of("hx"), "sonnet", List.of("sx"), "opus", List.of("ox")),
-                    Map.of("haiku", List.of(), "sonnet", List.of(), "opus", List.of()), new TierLimits(5_000, 15_000));
+                    Map.of("haiku", List.of(), "sonnet", List.of(), "opus", List.of()), noContinuation(5_000, 15_000));
             s.publish(a);
 
             // non-streaming: both oversized answers (streamed in, or announced by Content-Length) fail their
@@ -416,7 +417,7 @@ class RouterReliabilityIT {
             s.node("o-healthy", "opus", "ox", Mode.SLOW_STREAM, NodeState.HEALTHY, 0.95, 0.5, 0, 64)
                     .slowStream(Duration.ofMillis(10), 10);
             s.policy(Map.of("haiku", List.of("hx"), "sonnet", List.of("sx"), "opus", List.of("ox")),
-                    Map.of("haiku", List.of(), "sonnet", List.of(), "opus", List.of()), new TierLimits(1_500, 15_000));
+                    Map.of("haiku", List.of(), "sonnet", List.of(), "opus", List.of()), noContinuation(1_500, 15_000));
             s.publish(a);
 
             // Given streams in flight on both victims
@@ -758,5 +759,13 @@ class RouterReliabilityIT {
 
     private static JsonNode json(HttpResponse<String> response) {
         return EventCodec.mapper().readTree(response.body());
+    }
+
+    /**
+     * Tier limits with mid-stream continuation off: these checks are about how a stream the router cannot continue
+     * ends (the continued stream is checked in GatewayIT and SeamTest).
+     */
+    private static TierLimits noContinuation(long ttfbLimitMs, long deadlineMs) {
+        return new TierLimits(ttfbLimitMs, deadlineMs, null, null, Continuation.off());
     }
 }
