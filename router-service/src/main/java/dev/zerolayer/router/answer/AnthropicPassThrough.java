@@ -1,7 +1,6 @@
 package dev.zerolayer.router.answer;
 
 import dev.zerolayer.contracts.codec.EventCodec;
-import dev.zerolayer.router.dispatch.UpstreamFailure;
 import dev.zerolayer.router.wire.SseEvent;
 import dev.zerolayer.router.wire.SseFramer;
 import java.io.ByteArrayOutputStream;
@@ -17,7 +16,7 @@ import tools.jackson.databind.node.ObjectNode;
  * so the next node can serve; after it, and a stream that ends without {@code message_stop}, the node broke the
  * answer). The events passed on are kept, unread, when a continuation may need them.
  */
-final class AnthropicPassThrough implements StreamAnswer {
+final class AnthropicPassThrough extends AttemptStream {
 
     /** Anthropic events (by their {@code event:} name) that carry neither usage, nor the end, nor the model. */
     private static final byte[][] PASSED_AS_IS = java.util.stream.Stream.of("content_block_start",
@@ -29,21 +28,12 @@ final class AnthropicPassThrough implements StreamAnswer {
     private final SseFramer framer = new SseFramer();
     private final String model;
     private final Supplier<ObjectNode> debug;
-    private final Transcript transcript;
-    private UpstreamFailure brokeOff;
-    private ObjectNode nodeError;
-    private boolean terminal;
-    private boolean failed;
-    /** Whether the client got any bytes of this answer (before that, a node's error is a failed attempt). */
-    private boolean emitted;
-    private int inputTokens;
-    private int outputTokens;
 
     /** @param transcript receives the events passed on (null: not kept) */
     AnthropicPassThrough(String model, Supplier<ObjectNode> debug, Transcript transcript) {
+        super(transcript);
         this.model = model;
         this.debug = debug;
-        this.transcript = transcript;
     }
 
     @Override
@@ -68,59 +58,19 @@ final class AnthropicPassThrough implements StreamAnswer {
     public byte[] onEnd() {
         byte[] rest = framer.rest();
         byte[] last = rest == null ? new byte[0] : emitted(event(rest));
-        if (terminal) {
-            return last;
-        }
-        if (!emitted) {
-            throw UpstreamFailure.of("upstream_empty_response");
-        }
-        terminal = true;
-        brokeOff = UpstreamFailure.of("upstream_incomplete");
+        upstreamEnded();
         return last;
     }
 
     @Override
-    public UpstreamFailure brokeOff() {
-        return brokeOff;
-    }
-
-    @Override
-    public Transcript transcript() {
-        return transcript;
-    }
-
-    @Override
-    public byte[] onFailure(String message) {
-        failed = true;
-        if (terminal && brokeOff == null) {
-            return new byte[0];
-        }
-        terminal = true;
-        brokeOff = null;
+    protected byte[] errorBytes(ObjectNode nodeError, String message) {
         return AnthropicSseWriter.error(nodeError != null ? nodeError : EventCodec.mapper().createObjectNode()
                 .put("type", "overloaded_error").put("message", message));
     }
 
     @Override
-    public byte[] close() {
-        terminal = true;
-        brokeOff = null;
+    protected byte[] closeBytes() {
         return new SseEvent("message_stop", "{\"type\":\"message_stop\"}").bytes();
-    }
-
-    @Override
-    public boolean failed() {
-        return failed;
-    }
-
-    @Override
-    public int inputTokens() {
-        return inputTokens;
-    }
-
-    @Override
-    public int outputTokens() {
-        return outputTokens;
     }
 
     private byte[] event(byte[] raw) {
@@ -162,13 +112,8 @@ final class AnthropicPassThrough implements StreamAnswer {
             }
             case "message_stop" -> terminal = true;
             case "error" -> {
-                if (!emitted) {
-                    throw UpstreamFailure.of("upstream_error_event");
-                }
-                // the node broke the answer it had begun: what follows is the dispatcher's call
-                terminal = true;
-                nodeError = data.get("error") instanceof ObjectNode error ? error : null;
-                brokeOff = UpstreamFailure.of("upstream_error_event");
+                // after the client got bytes the node broke the answer: what follows is the dispatcher's call
+                nodeError(data.get("error") instanceof ObjectNode error ? error : null, emitted);
                 return new byte[0];
             }
             default -> {

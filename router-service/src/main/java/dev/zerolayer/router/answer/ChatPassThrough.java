@@ -1,7 +1,6 @@
 package dev.zerolayer.router.answer;
 
 import dev.zerolayer.contracts.codec.EventCodec;
-import dev.zerolayer.router.dispatch.UpstreamFailure;
 import dev.zerolayer.router.wire.SseEvent;
 import dev.zerolayer.router.wire.SseFramer;
 import java.io.ByteArrayOutputStream;
@@ -16,29 +15,20 @@ import tools.jackson.databind.node.ObjectNode;
  * out. The node's error chunk after the client got chunks, and a stream that ends without {@code [DONE]}, break the
  * answer; the chunks passed on are kept, unread, when a continuation may need them.
  */
-final class ChatPassThrough implements StreamAnswer {
+final class ChatPassThrough extends AttemptStream {
 
     private final SseFramer framer = new SseFramer();
     private final String model;
     private final Supplier<ObjectNode> debug;
     private final boolean clientWantsUsage;
-    private final Transcript transcript;
-    private UpstreamFailure brokeOff;
-    private String nodeError;
     private boolean first = true;
-    private boolean terminal;
-    private boolean failed;
-    /** Whether the client got any bytes of this answer (before that, a node's error is a failed attempt). */
-    private boolean emitted;
-    private int inputTokens;
-    private int outputTokens;
 
     /** @param transcript receives the chunks passed on (null: not kept) */
     ChatPassThrough(String model, Supplier<ObjectNode> debug, boolean clientWantsUsage, Transcript transcript) {
+        super(transcript);
         this.model = model;
         this.debug = debug;
         this.clientWantsUsage = clientWantsUsage;
-        this.transcript = transcript;
     }
 
     @Override
@@ -57,42 +47,17 @@ final class ChatPassThrough implements StreamAnswer {
         byte[] rest = framer.rest();
         byte[] last = rest == null ? new byte[0] : event(rest);
         emitted |= last.length > 0;
-        if (terminal) {
-            return last;
-        }
-        if (!emitted) {
-            throw UpstreamFailure.of("upstream_empty_response");
-        }
-        terminal = true;
-        brokeOff = UpstreamFailure.of("upstream_incomplete");
+        upstreamEnded();
         return last;
     }
 
     @Override
-    public UpstreamFailure brokeOff() {
-        return brokeOff;
+    protected byte[] errorBytes(ObjectNode nodeError, String message) {
+        return errorChunk(nodeError != null ? nodeError.path("message").asString(message) : message);
     }
 
     @Override
-    public Transcript transcript() {
-        return transcript;
-    }
-
-    @Override
-    public byte[] onFailure(String message) {
-        failed = true;
-        if (terminal && brokeOff == null) {
-            return new byte[0];
-        }
-        terminal = true;
-        brokeOff = null;
-        return errorChunk(nodeError != null ? nodeError : message);
-    }
-
-    @Override
-    public byte[] close() {
-        terminal = true;
-        brokeOff = null;
+    protected byte[] closeBytes() {
         return new SseEvent(null, "[DONE]").bytes();
     }
 
@@ -102,21 +67,6 @@ final class ChatPassThrough implements StreamAnswer {
         error.putObject("error").put("message", message).put("type", "server_error").putNull("param").putNull("code");
         return AnthropicPassThrough.concat(new SseEvent(null, EventCodec.mapper().writeValueAsString(error)).bytes(),
                 new SseEvent(null, "[DONE]").bytes());
-    }
-
-    @Override
-    public boolean failed() {
-        return failed;
-    }
-
-    @Override
-    public int inputTokens() {
-        return inputTokens;
-    }
-
-    @Override
-    public int outputTokens() {
-        return outputTokens;
     }
 
     private byte[] event(byte[] raw) {
@@ -136,13 +86,8 @@ final class ChatPassThrough implements StreamAnswer {
             return raw;
         }
         if (data.has("error")) {
-            if (!emitted) {
-                throw UpstreamFailure.of("upstream_error_event");
-            }
-            // the node broke the answer it had begun: what follows is the dispatcher's call
-            terminal = true;
-            nodeError = data.path("error").path("message").asString(null);
-            brokeOff = UpstreamFailure.of("upstream_error_event");
+            // after the client got bytes the node broke the answer: what follows is the dispatcher's call
+            nodeError(data.get("error") instanceof ObjectNode error ? error : null, emitted);
             return new byte[0];
         }
         if (transcript != null) {

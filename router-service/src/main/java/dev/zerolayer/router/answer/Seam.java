@@ -1,7 +1,6 @@
 package dev.zerolayer.router.answer;
 
 import dev.zerolayer.contracts.codec.EventCodec;
-import dev.zerolayer.router.dispatch.UpstreamFailure;
 import dev.zerolayer.router.wire.SseFramer;
 import java.io.ByteArrayOutputStream;
 import java.util.HashMap;
@@ -17,12 +16,11 @@ import tools.jackson.databind.node.ObjectNode;
  * answer's (input as first counted, output tokens sent before plus the new ones); then written by the request's
  * {@link ClientEvents} and added to the same {@link Transcript}, so a second break can go on again.
  */
-final class Seam implements StreamAnswer {
+final class Seam extends AttemptStream {
 
     private final SseFramer framer = new SseFramer();
     private final UpstreamDecoder decoder;
     private final ClientEvents client;
-    private final Transcript transcript;
     private final Transcript.Go go;
     /** The new node's block index to the client's (absent: a block not shown yet). */
     private final Map<Integer, Integer> indexes = new HashMap<>();
@@ -33,18 +31,11 @@ final class Seam implements StreamAnswer {
     private int openText;
     private String tail;
     private boolean first = true;
-    private boolean terminal;
-    private boolean failed;
-    private boolean emitted;
-    private UpstreamFailure brokeOff;
-    private ObjectNode nodeError;
-    private int inputTokens;
-    private int outputTokens;
 
     Seam(UpstreamDecoder decoder, ClientEvents client, Transcript transcript, Transcript.Go go) {
+        super(transcript);
         this.decoder = decoder;
         this.client = client;
-        this.transcript = transcript;
         this.go = go;
         this.nextIndex = go.nextIndex();
         this.openText = go.openText();
@@ -70,13 +61,8 @@ final class Seam implements StreamAnswer {
             write(decoder.read(rest), out);
         }
         write(decoder.end(), out);
-        if (!terminal && !emitted) {
-            throw UpstreamFailure.of("upstream_empty_response");
-        }
-        if (!terminal) {
-            terminal = true;
-            brokeOff = UpstreamFailure.of("upstream_incomplete");
-        }
+        emitted |= out.size() > 0;
+        upstreamEnded();
         return out.toByteArray();
     }
 
@@ -86,12 +72,8 @@ final class Seam implements StreamAnswer {
                 return;
             }
             if (event instanceof AnswerEvent.Failure failure) {
-                if (!emitted && out.size() == 0) {
-                    throw UpstreamFailure.of("upstream_error_event");
-                }
-                terminal = true;
-                nodeError = failure.error();
-                brokeOff = UpstreamFailure.of("upstream_error_event");
+                // after the client got bytes the node broke the answer: what follows is the dispatcher's call
+                nodeError(failure.error(), emitted || out.size() > 0);
                 break;
             }
             for (AnswerEvent spliced : splice(event)) {
@@ -228,45 +210,12 @@ final class Seam implements StreamAnswer {
     }
 
     @Override
-    public UpstreamFailure brokeOff() {
-        return brokeOff;
-    }
-
-    @Override
-    public Transcript transcript() {
-        return transcript;
-    }
-
-    @Override
-    public byte[] onFailure(String message) {
-        failed = true;
-        if (terminal && brokeOff == null) {
-            return new byte[0];
-        }
-        terminal = true;
-        brokeOff = null;
+    protected byte[] errorBytes(ObjectNode nodeError, String message) {
         return client.failure(nodeError, message);
     }
 
     @Override
-    public byte[] close() {
-        terminal = true;
-        brokeOff = null;
+    protected byte[] closeBytes() {
         return client.close();
-    }
-
-    @Override
-    public boolean failed() {
-        return failed;
-    }
-
-    @Override
-    public int inputTokens() {
-        return inputTokens;
-    }
-
-    @Override
-    public int outputTokens() {
-        return outputTokens;
     }
 }

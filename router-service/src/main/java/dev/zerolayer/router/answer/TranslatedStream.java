@@ -1,6 +1,5 @@
 package dev.zerolayer.router.answer;
 
-import dev.zerolayer.router.dispatch.UpstreamFailure;
 import dev.zerolayer.router.wire.SseFramer;
 import java.io.ByteArrayOutputStream;
 import java.util.List;
@@ -11,26 +10,17 @@ import tools.jackson.databind.node.ObjectNode;
  * in the client's API by the request's {@link ClientEvents}; usage, the end and the node's error are tracked from the
  * events, and what the client got is kept (when asked) for a continuation.
  */
-final class TranslatedStream implements StreamAnswer {
+final class TranslatedStream extends AttemptStream {
 
     private final SseFramer framer = new SseFramer();
     private final UpstreamDecoder decoder;
     private final ClientEvents client;
-    private final Transcript transcript;
-    private boolean terminal;
-    private boolean failed;
-    /** Whether the client got any bytes of this answer (before that, a node's error is a failed attempt). */
-    private boolean emitted;
-    private UpstreamFailure brokeOff;
-    private ObjectNode nodeError;
-    private int inputTokens;
-    private int outputTokens;
 
     /** @param transcript receives every event the client got (null: not kept) */
     TranslatedStream(UpstreamDecoder decoder, ClientEvents client, Transcript transcript) {
+        super(transcript);
         this.decoder = decoder;
         this.client = client;
-        this.transcript = transcript;
     }
 
     @Override
@@ -50,42 +40,9 @@ final class TranslatedStream implements StreamAnswer {
             write(decoder.read(rest), out);
         }
         write(decoder.end(), out);
-        if (!terminal && !emitted) {
-            throw UpstreamFailure.of("upstream_empty_response");
-        }
-        if (!terminal) {
-            terminal = true;
-            brokeOff = UpstreamFailure.of("upstream_incomplete");
-        }
+        emitted |= out.size() > 0;
+        upstreamEnded();
         return out.toByteArray();
-    }
-
-    @Override
-    public UpstreamFailure brokeOff() {
-        return brokeOff;
-    }
-
-    @Override
-    public Transcript transcript() {
-        return transcript;
-    }
-
-    @Override
-    public byte[] onFailure(String message) {
-        failed = true;
-        if (terminal && brokeOff == null) {
-            return new byte[0];
-        }
-        terminal = true;
-        brokeOff = null;
-        return client.failure(nodeError, message);
-    }
-
-    @Override
-    public byte[] close() {
-        terminal = true;
-        brokeOff = null;
-        return client.close();
     }
 
     private void write(List<AnswerEvent> events, ByteArrayOutputStream out) {
@@ -94,13 +51,8 @@ final class TranslatedStream implements StreamAnswer {
                 return;
             }
             if (event instanceof AnswerEvent.Failure failure) {
-                if (!emitted && out.size() == 0) {
-                    throw UpstreamFailure.of("upstream_error_event");
-                }
-                // the node broke the answer it had begun: what follows is the dispatcher's call
-                terminal = true;
-                nodeError = failure.error();
-                brokeOff = UpstreamFailure.of("upstream_error_event");
+                // after the client got bytes the node broke the answer: what follows is the dispatcher's call
+                nodeError(failure.error(), emitted || out.size() > 0);
                 break;
             }
             track(event);
@@ -125,17 +77,12 @@ final class TranslatedStream implements StreamAnswer {
     }
 
     @Override
-    public boolean failed() {
-        return failed;
+    protected byte[] errorBytes(ObjectNode nodeError, String message) {
+        return client.failure(nodeError, message);
     }
 
     @Override
-    public int inputTokens() {
-        return inputTokens;
-    }
-
-    @Override
-    public int outputTokens() {
-        return outputTokens;
+    protected byte[] closeBytes() {
+        return client.close();
     }
 }
