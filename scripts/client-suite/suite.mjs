@@ -223,6 +223,94 @@ await check('openai-sdk', 'legacy completions and models', async () => {
   return { models: models.data.length, completion_tokens: completion.usage?.completion_tokens };
 });
 
+// ------------------------------------------------------------------ a stream cut mid-answer, through both official SDKs
+// With SIMULATOR_URL and ZEROLAYER_ADMIN_TOKEN (the stack's simulator and admin token; ./zerolayer up prints both):
+// one of the two opus nodes cuts every stream mid-answer; each client stream still ends in a complete, well-formed
+// answer equal to the uninterrupted one (every simulated node of a model answers a prompt alike), and some of those
+// streams began on the cutting node. Without them the case is skipped (FullStackIT sets them).
+
+const simulator = process.env.SIMULATOR_URL;
+const adminToken = process.env.ZEROLAYER_ADMIN_TOKEN;
+const CUT_NODE = process.env.CUT_NODE ?? 'opus-a100-80g-0';
+const CUT_PROMPTS = 6;
+
+async function simulatorFault(method, body) {
+  const response = await fetch(`${simulator}/admin/nodes/${CUT_NODE}/faults`, {
+    method, headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  expect(response.ok, `simulator ${method}: ${response.status} ${await response.text()}`);
+}
+
+/** Streams each prompt with the node cutting; then, the fault cleared, asks each whole: the answers must match. */
+async function cutStreams(client, streamOne, wholeOne) {
+  if (!simulator || !adminToken) {
+    return { skipped: 'SIMULATOR_URL / ZEROLAYER_ADMIN_TOKEN not set' };
+  }
+  const prompts = Array.from({ length: CUT_PROMPTS }, (_, i) => `Cut ${client} ${Date.now()} ${i}: explain breakers.`);
+  const streamed = [];
+  await simulatorFault('POST', { type: 'stream_cut', durationMs: 120000, intensity: 1.0 });
+  try {
+    for (const prompt of prompts) {
+      streamed.push(await streamOne(prompt));
+    }
+  } finally {
+    await simulatorFault('DELETE');
+  }
+  let cut = 0;
+  for (let i = 0; i < prompts.length; i++) {
+    const reference = await wholeOne(prompts[i]);
+    const got = streamed[i];
+    cut += got.firstNode === CUT_NODE ? 1 : 0;
+    expect(got.text === reference.text, `prompt ${i} (first node ${got.firstNode}): streamed text differs from the `
+        + `uninterrupted answer:\n${JSON.stringify(got.text)}\n${JSON.stringify(reference.text)}`);
+    expect(got.stop === reference.stop, `prompt ${i}: stop ${got.stop} vs ${reference.stop}`);
+    expect(got.outputTokens === reference.outputTokens, `prompt ${i}: output tokens ${got.outputTokens} vs `
+        + `${reference.outputTokens}`);
+  }
+  expect(cut >= 1, `no stream began on the cutting node ${CUT_NODE}: ${streamed.map((s) => s.firstNode)}`);
+  return { streams: prompts.length, beganOnCutNode: cut };
+}
+
+await check('anthropic-sdk', 'a stream cut mid-answer still ends complete (finalMessage)', async () => cutStreams(
+  'anthropic-sdk',
+  async (prompt) => {
+    const stream = anthropic.messages.stream({
+      model: 'claude-opus-4-1', max_tokens: 48, messages: [{ role: 'user', content: prompt }],
+    }, { headers: { 'anthropic-routing-priority': 'opus', 'anthropic-trace': 'true' } });
+    const message = await stream.finalMessage();
+    expect(message.content.length === 1 && message.content[0].type === 'text', `blocks ${JSON.stringify(message.content)}`);
+    return { text: message.content[0].text, stop: message.stop_reason, outputTokens: message.usage.output_tokens,
+      firstNode: message.debug?.node };
+  },
+  async (prompt) => {
+    const message = await anthropic.messages.create({
+      model: 'claude-opus-4-1', max_tokens: 48, messages: [{ role: 'user', content: prompt }],
+    }, { headers: { 'anthropic-routing-priority': 'opus' } });
+    return { text: message.content[0].text, stop: message.stop_reason, outputTokens: message.usage.output_tokens };
+  }));
+
+await check('openai-sdk', 'a stream cut mid-answer still ends complete (finalChatCompletion)', async () => cutStreams(
+  'openai-sdk',
+  async (prompt) => {
+    let firstNode;
+    const stream = openai.chat.completions.stream({
+      model: 'claude-opus-4-1', max_tokens: 48, stream_options: { include_usage: true },
+      messages: [{ role: 'user', content: prompt }],
+    }, { headers: { 'anthropic-routing-priority': 'opus', 'anthropic-trace': 'true' } });
+    stream.on('chunk', (chunk) => { firstNode ??= chunk.debug?.node; });
+    const completion = await stream.finalChatCompletion();
+    return { text: completion.choices[0].message.content, stop: completion.choices[0].finish_reason,
+      outputTokens: completion.usage?.completion_tokens, firstNode };
+  },
+  async (prompt) => {
+    const completion = await openai.chat.completions.create({
+      model: 'claude-opus-4-1', max_tokens: 48, messages: [{ role: 'user', content: prompt }],
+    }, { headers: { 'anthropic-routing-priority': 'opus' } });
+    return { text: completion.choices[0].message.content, stop: completion.choices[0].finish_reason,
+      outputTokens: completion.usage.completion_tokens };
+  }));
+
 // ------------------------------------------------------------------------------------------------------ Vercel AI SDK
 
 const vercelAnthropic = createAnthropic({ baseURL: `${base}/v1`, apiKey: key });

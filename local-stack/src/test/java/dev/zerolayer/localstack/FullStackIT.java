@@ -311,6 +311,8 @@ class FullStackIT {
         suite.environment().put("ZEROLAYER_URL", router);
         suite.environment().put("ZEROLAYER_API_KEY", API_KEY);
         suite.environment().put("RESULTS", results.toString());
+        suite.environment().put("SIMULATOR_URL", SIMULATOR);
+        suite.environment().put("ZEROLAYER_ADMIN_TOKEN", ADMIN_TOKEN);
         Process run = suite.start();
         assertThat(run.waitFor(600, TimeUnit.SECONDS)).as("client suite finished").isTrue();
         String log = Files.readString(tmp.resolve("client-suite.log"));

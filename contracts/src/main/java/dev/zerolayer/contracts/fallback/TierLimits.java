@@ -7,13 +7,14 @@ import com.fasterxml.jackson.annotation.OptBoolean;
  * Limits of one tier: time to the first token per attempt, the deadline for a first token (bypasses included), the
  * time each requested output token adds to the whole answer's deadline ({@code deadlineMs + maxTokens ×
  * answerMsPerToken}), the tier's context window in tokens (a prompt longer than it never goes to the tier) and what
- * happens to a stream a node breaks mid-way ({@link Continuation}). A record written before the last three existed
- * decodes with their defaults.
+ * happens to a stream a node breaks mid-way ({@link Continuation}) and to a first token that is late ({@link Hedge}).
+ * A record written before the last four existed decodes with their defaults.
  */
 public record TierLimits(long ttfbLimitMs, long deadlineMs,
         @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) Long answerMsPerToken,
         @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) Integer contextTokens,
-        @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) Continuation continuation) {
+        @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) Continuation continuation,
+        @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) Hedge hedge) {
 
     /** Per requested output token: 20 tokens a second, slower than any tier the simulator models. */
     public static final long DEFAULT_ANSWER_MS_PER_TOKEN = 50;
@@ -24,14 +25,20 @@ public record TierLimits(long ttfbLimitMs, long deadlineMs,
         answerMsPerToken = answerMsPerToken == null ? DEFAULT_ANSWER_MS_PER_TOKEN : answerMsPerToken;
         contextTokens = contextTokens == null ? DEFAULT_CONTEXT_TOKENS : contextTokens;
         continuation = continuation == null ? Continuation.defaults() : continuation;
+        hedge = hedge == null ? Hedge.off() : hedge;
+    }
+
+    public TierLimits(long ttfbLimitMs, long deadlineMs, Long answerMsPerToken, Integer contextTokens,
+            Continuation continuation) {
+        this(ttfbLimitMs, deadlineMs, answerMsPerToken, contextTokens, continuation, null);
     }
 
     public TierLimits(long ttfbLimitMs, long deadlineMs, Long answerMsPerToken, Integer contextTokens) {
-        this(ttfbLimitMs, deadlineMs, answerMsPerToken, contextTokens, null);
+        this(ttfbLimitMs, deadlineMs, answerMsPerToken, contextTokens, null, null);
     }
 
     public TierLimits(long ttfbLimitMs, long deadlineMs) {
-        this(ttfbLimitMs, deadlineMs, null, null, null);
+        this(ttfbLimitMs, deadlineMs, null, null, null, null);
     }
 
     /** The whole answer's deadline (from the request's arrival) for a request asking for up to {@code maxTokens}. */

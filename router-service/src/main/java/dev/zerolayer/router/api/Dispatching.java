@@ -262,6 +262,30 @@ final class Dispatching {
                 limits(decided, Duration.ZERO), trace);
     }
 
+    /**
+     * The explanation with what would save this request's answer: its tier's continuation policy and the hedge delay
+     * its first node would get (null when it would not be hedged).
+     */
+    ObjectNode withRecovery(Progress.Decided decided, ObjectNode explanation) {
+        TierLimits limits = tierLimits(decided);
+        ObjectNode recovery = explanation.putObject("recovery");
+        recovery.put("continuation", limits.continuation().on())
+                .put("max_continuations", limits.continuation().maxPerRequest())
+                .put("chunk_gap_ms", limits.chunkGapMs());
+        Dispatcher.HedgePlan plan = limits(decided, Duration.ZERO).hedge();
+        String node = decided.routed().decision().node();
+        long delay = node == null || decided.routed().decision().ranked().size() < 2 ? -1
+                : dispatcher.hedgeDelayNanos(plan, node);
+        recovery.put("hedge", plan.policy().enabled());
+        if (delay > 0) {
+            recovery.put("hedge_delay_ms", delay / 1e6);
+        } else {
+            recovery.putNull("hedge_delay_ms");
+        }
+        recovery.put("hedge_budget_percent", plan.policy().budgetPercent());
+        return explanation;
+    }
+
     /** The tier's limits for the decided request (defaults when the policy names none). */
     private TierLimits tierLimits(Progress.Decided decided) {
         RouteDecision decision = decided.routed().decision();
@@ -280,9 +304,14 @@ final class Dispatching {
                 : ChatToAnthropic.DEFAULT_MAX_TOKENS;
         Duration answer = Duration.ofMillis(limits.answerDeadlineMs(maxTokens));
         Duration firstToken = from.plusMillis(limits.deadlineMs());
+        // a continuation is never hedged: the client is already waiting on the seam, and the budget is the tier's
+        Dispatcher.HedgePlan hedge = from.isZero()
+                ? new Dispatcher.HedgePlan(limits.hedge(), decided.routed().decision().tier(),
+                        decided.routed().tokenCount())
+                : Dispatcher.HedgePlan.NONE;
         return new Dispatcher.Limits(policy.document().resilience(), Duration.ofMillis(limits.ttfbLimitMs()),
                 firstToken.compareTo(answer) > 0 && !from.isZero() ? answer : firstToken, answer,
-                Duration.ofMillis(limits.chunkGapMs()));
+                Duration.ofMillis(limits.chunkGapMs()), hedge);
     }
 
     /**

@@ -23,6 +23,7 @@ import dev.zerolayer.router.decision.RequestRouter;
 import dev.zerolayer.router.dispatch.Dispatcher;
 import dev.zerolayer.router.dispatch.NodeCredentials;
 import dev.zerolayer.router.dispatch.EventLoops;
+import dev.zerolayer.router.dispatch.Hedging;
 import dev.zerolayer.router.dispatch.NodeGuards;
 import dev.zerolayer.router.dispatch.UpstreamClient;
 import dev.zerolayer.router.events.DecisionProducerConfig;
@@ -155,8 +156,13 @@ public class RouterConfiguration {
     }
 
     @Bean
-    Dispatcher dispatcher(UpstreamClient client, NodeGuards guards, EventLoops eventLoops) {
-        return new Dispatcher(client, guards, eventLoops);
+    Hedging hedging(MeterRegistry meters) {
+        return new Hedging(meters);
+    }
+
+    @Bean
+    Dispatcher dispatcher(UpstreamClient client, NodeGuards guards, EventLoops eventLoops, Hedging hedging) {
+        return new Dispatcher(client, guards, eventLoops, hedging);
     }
 
     @Bean

@@ -1,6 +1,8 @@
 package dev.zerolayer.router.dispatch;
 
+import dev.zerolayer.contracts.fallback.Hedge;
 import dev.zerolayer.contracts.fallback.Resilience;
+import dev.zerolayer.contracts.router.Recovery;
 import dev.zerolayer.contracts.telemetry.NodeRegistration;
 import dev.zerolayer.router.wire.ApiException;
 import java.time.Duration;
@@ -9,9 +11,11 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
 
 /**
@@ -27,16 +31,21 @@ public class Dispatcher {
     private final UpstreamClient client;
     private final NodeGuards guards;
     private final EventLoops eventLoops;
+    private final Hedging hedging;
 
     public Dispatcher(UpstreamClient client, NodeGuards guards) {
-        this(client, guards, EventLoops.none());
+        this(client, guards, EventLoops.none(), null);
     }
 
-    /** @param eventLoops the server's loops: an attempt's timers run on the loop the attempt runs on */
-    public Dispatcher(UpstreamClient client, NodeGuards guards, EventLoops eventLoops) {
+    /**
+     * @param eventLoops the server's loops: an attempt's timers run on the loop the attempt runs on
+     * @param hedging    nodes' times to first byte and the hedge budgets (null: never hedged)
+     */
+    public Dispatcher(UpstreamClient client, NodeGuards guards, EventLoops eventLoops, Hedging hedging) {
         this.client = client;
         this.guards = guards;
         this.eventLoops = eventLoops;
+        this.hedging = hedging;
     }
 
     /** The scheduler for a request's own timers: the calling thread's event loop (no other thread woken for them). */
@@ -49,12 +58,23 @@ public class Dispatcher {
      * longest silence between a node's chunks once it answers.
      */
     public record Limits(Resilience resilience, Duration ttfbLimit, Duration firstTokenDeadline,
-            Duration answerDeadline, Duration chunkGap) {
+            Duration answerDeadline, Duration chunkGap, HedgePlan hedge) {
 
-        /** Limits whose chunk gap is the TTFB limit. */
+        /** Limits whose chunk gap is the TTFB limit, never hedged. */
         public Limits(Resilience resilience, Duration ttfbLimit, Duration firstTokenDeadline, Duration answerDeadline) {
-            this(resilience, ttfbLimit, firstTokenDeadline, answerDeadline, ttfbLimit);
+            this(resilience, ttfbLimit, firstTokenDeadline, answerDeadline, ttfbLimit, HedgePlan.NONE);
         }
+    }
+
+    /** How a request's first node may be hedged: the tier's policy, the tier, the prompt's tokens. */
+    public record HedgePlan(Hedge policy, String tier, int promptTokens) {
+
+        public static final HedgePlan NONE = new HedgePlan(Hedge.off(), "", 0);
+    }
+
+    /** The delay after which a request on {@code node} would be hedged (-1: it would not be). */
+    public long hedgeDelayNanos(HedgePlan plan, String node) {
+        return hedging == null ? -1 : hedging.delayNanos(plan.policy(), node, plan.promptTokens());
     }
 
     /**
@@ -70,7 +90,103 @@ public class Dispatcher {
         long answerNanos = trace.startNanos() + Math.max(limits.answerDeadline().toNanos(),
                 limits.firstTokenDeadline().toNanos());
         AtomicBoolean started = new AtomicBoolean();
+        HedgePlan plan = limits.hedge();
+        if (hedging != null && plan.policy().enabled() && ranked.size() > 1) {
+            hedging.request(plan.tier(), plan.policy());
+            long delay = hedging.delayNanos(plan.policy(), ranked.get(0), plan.promptTokens());
+            Optional<NodeRegistration> first = nodes.apply(ranked.get(0));
+            Optional<NodeRegistration> second = nodes.apply(ranked.get(1));
+            if (delay > 0 && first.isPresent() && second.isPresent()) {
+                return hedged(ranked, nodes, attemptFor, limits, firstTokenNanos, answerNanos, trace, started,
+                        delay);
+            }
+        }
         return attempt(ranked, 0, nodes, attemptFor, limits, firstTokenNanos, answerNanos, trace, started);
+    }
+
+    /**
+     * The first node raced against the second, asked after {@code delayNanos} without a first byte (budget allowing):
+     * the first to answer serves, the other is cancelled (its connection closed, its slot freed). The first node
+     * failing before the delay is an ordinary bypass; both failing go on down the ranking.
+     */
+    private <T> Flux<T> hedged(List<String> ranked, Function<String, Optional<NodeRegistration>> nodes,
+            Function<NodeRegistration, Attempt<T>> attemptFor, Limits limits, long firstTokenNanos, long answerNanos,
+            DispatchTrace trace, AtomicBoolean started, long delayNanos) {
+        HedgePlan plan = limits.hedge();
+        String late = ranked.get(0);
+        String hedge = ranked.get(1);
+        AtomicBoolean hedgeStarted = new AtomicBoolean();
+        AtomicReference<Throwable> firstFailure = new AtomicReference<>();
+        Sinks.One<Boolean> firstFailed = Sinks.one();
+        Flux<T> primary = Flux.defer(() -> tryOne(late, nodes, attemptFor, limits, firstTokenNanos, answerNanos,
+                trace, started)).doOnError(e -> {
+                    if (!started.get()) {
+                        firstFailure.compareAndSet(null, e);
+                        firstFailed.tryEmitValue(Boolean.TRUE);
+                    }
+                });
+        Flux<T> second = Mono.firstWithSignal(Mono.delay(Duration.ofNanos(delayNanos), eventLoops.timers())
+                        .thenReturn(Boolean.FALSE), firstFailed.asMono())
+                .flatMapMany(firstDown -> {
+                    if (firstDown) {
+                        // failed before the delay: the ordinary bypass goes on from the second node
+                        return Flux.<T>empty();
+                    }
+                    if (!hedging.tryHedge(plan.tier())) {
+                        return firstFailed.asMono().thenMany(Flux.<T>empty());
+                    }
+                    hedgeStarted.set(true);
+                    return tryOne(hedge, nodes, attemptFor, limits, firstTokenNanos, answerNanos, trace, started)
+                            .onErrorResume(e -> !started.get(), e -> {
+                                trace.failed(reasonOf(e));
+                                return Flux.empty();
+                            });
+                });
+        AtomicBoolean noted = new AtomicBoolean();
+        return Flux.firstWithValue(primary, second)
+                .doOnNext(element -> {
+                    if (hedgeStarted.get() && noted.compareAndSet(false, true)) {
+                        boolean won = hedge.equals(trace.servedNode());
+                        hedging.outcome(plan.tier(), won ? "won" : "lost");
+                        trace.recovered(new Recovery(won ? Recovery.Kind.HEDGE_WON : Recovery.Kind.HEDGE_LOST, late,
+                                hedge, 0, "slow_first_token", delayNanos / 1_000_000));
+                    }
+                })
+                .onErrorResume(e -> !started.get(), e -> {
+                    if (hedgeStarted.get() && noted.compareAndSet(false, true)) {
+                        hedging.outcome(plan.tier(), "failed");
+                    }
+                    Throwable cause = firstFailure.get() != null ? firstFailure.get() : e;
+                    if (!bypassable(cause)) {
+                        return Flux.error(cause);
+                    }
+                    trace.failed(reasonOf(cause));
+                    return attempt(ranked, hedgeStarted.get() ? 2 : 1, nodes, attemptFor, limits, firstTokenNanos,
+                            answerNanos, trace, started);
+                });
+    }
+
+    /** One node, once, as an attempt of the ranking (no bypass after it). */
+    private <T> Flux<T> tryOne(String node, Function<String, Optional<NodeRegistration>> nodes,
+            Function<NodeRegistration, Attempt<T>> attemptFor, Limits limits, long firstTokenNanos, long answerNanos,
+            DispatchTrace trace, AtomicBoolean started) {
+        long remaining = firstTokenNanos - System.nanoTime();
+        if (remaining <= 0) {
+            return Flux.error(ApiException.timeout("the request deadline passed before any node answered"));
+        }
+        NodeRegistration registration = nodes.apply(node).orElse(null);
+        if (registration == null) {
+            return Flux.error(UpstreamFailure.of("node_gone"));
+        }
+        trace.attempting(node);
+        Duration ttfb = Duration.ofNanos(Math.min(limits.ttfbLimit().toNanos(), remaining));
+        boolean deadlineBound = remaining < limits.ttfbLimit().toNanos();
+        try {
+            return one(node, registration, attemptFor.apply(registration), limits, ttfb, deadlineBound, answerNanos,
+                    trace, started);
+        } catch (UpstreamFailure cannotCall) {
+            return Flux.error(cannotCall);
+        }
     }
 
     private <T> Flux<T> attempt(List<String> ranked, int index, Function<String, Optional<NodeRegistration>> nodes,
@@ -140,7 +256,11 @@ public class Dispatcher {
                 .doOnNext(bytes -> {
                     firstByte.set(true);
                     if (recorded.compareAndSet(false, true)) {
-                        guard.breaker().onSuccess(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+                        long took = System.nanoTime() - start;
+                        guard.breaker().onSuccess(took, TimeUnit.NANOSECONDS);
+                        if (hedging != null) {
+                            hedging.observe(node, limits.hedge().promptTokens(), took);
+                        }
                     }
                 });
         return attempt.shape().apply(raw)

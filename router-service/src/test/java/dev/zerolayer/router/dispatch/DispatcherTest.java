@@ -1,8 +1,11 @@
 package dev.zerolayer.router.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import dev.zerolayer.contracts.fallback.Hedge;
 import dev.zerolayer.contracts.fallback.Resilience;
+import dev.zerolayer.contracts.router.Recovery;
 import dev.zerolayer.contracts.telemetry.NodeRegistration;
 import dev.zerolayer.contracts.telemetry.UpstreamProtocol;
 import dev.zerolayer.router.wire.ApiException;
@@ -241,5 +244,50 @@ class DispatcherTest {
         assertThat(new String(body, StandardCharsets.UTF_8)).contains("hello from good");
         assertThat(trace.tried()).containsExactly("stalls", "good");
         assertThat(trace.lastFailure()).isEqualTo("upstream_stalled");
+    }
+
+    @Test
+    void aLateFirstTokenIsHedgedOnTheNextNodeWhichServesAndTheLateOneIsCancelled() throws Exception {
+        Hedging hedging = new Hedging(new SimpleMeterRegistry());
+        Dispatcher hedged = new Dispatcher(new UpstreamClient(1_000, LIMIT), guards, EventLoops.none(), hedging);
+        String late = node("late", Mode.HANG);
+        String fast = node("fast", Mode.OK);
+        Dispatcher.HedgePlan plan = new Dispatcher.HedgePlan(new Hedge(true, 100L, 0.0), "haiku", 10);
+        DispatchTrace trace = new DispatchTrace();
+
+        // the late node would hold the request for its whole 1.5 s TTFB limit; the hedge asks the next one at 100 ms
+        byte[] body = hedgedFlux(hedged, List.of(late, fast), plan, trace).collectList().map(Dispatcher::concat)
+                .block(Duration.ofSeconds(4));
+
+        assertThat(new String(body, StandardCharsets.UTF_8)).contains("hello from fast");
+        assertThat(trace.tried()).containsExactly("late", "fast");
+        assertThat(trace.servedNode()).isEqualTo("fast");
+        assertThat(trace.recoveries()).singleElement().satisfies(hedge -> {
+            assertThat(hedge.kind()).isEqualTo(Recovery.Kind.HEDGE_WON);
+            assertThat(hedge.fromNode()).isEqualTo("late");
+            assertThat(hedge.toNode()).isEqualTo("fast");
+            assertThat(hedge.addedMillis()).isEqualTo(100);
+        });
+        // the late node's attempt was cancelled: its slot is free again
+        await().atMost(Duration.ofSeconds(5)).until(() -> guards.inFlight("late") == 0);
+
+        // the budget (0 % of requests, one saved at the start) is spent: the next late node is waited for
+        DispatchTrace unhedged = new DispatchTrace();
+        byte[] waited = hedgedFlux(hedged, List.of(late, fast), plan, unhedged).collectList()
+                .map(Dispatcher::concat).block(Duration.ofSeconds(20));
+        assertThat(new String(waited, StandardCharsets.UTF_8)).contains("hello from fast");
+        assertThat(unhedged.recoveries()).isEmpty();
+        assertThat(unhedged.lastFailure()).isEqualTo("ttfb_timeout");
+    }
+
+    private Flux<byte[]> hedgedFlux(Dispatcher with, List<String> ranked, Dispatcher.HedgePlan plan,
+            DispatchTrace trace) {
+        byte[] body = "{\"model\":\"m\",\"stream\":true}".getBytes(StandardCharsets.UTF_8);
+        Duration ttfb = Duration.ofMillis(1_500);
+        return with.dispatch(ranked, id -> Optional.ofNullable(nodes.get(id)),
+                registration -> new Attempt<byte[]>(new Attempt.Call("/v1/messages", body, List.of()),
+                        upstream -> upstream, Flux::error, "answer"),
+                new Dispatcher.Limits(Resilience.defaults(), ttfb, Duration.ofSeconds(10), Duration.ofSeconds(60),
+                        ttfb, plan), trace);
     }
 }
