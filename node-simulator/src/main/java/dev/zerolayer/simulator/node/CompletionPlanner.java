@@ -116,7 +116,8 @@ final class CompletionPlanner {
             rest.addAll(List.of(more));
         }
         Completion.Stop stop = Completion.Stop.END;
-        if (rest.size() > budget) {
+        if (rest.size() >= budget) {
+            // as the uninterrupted draw: reaching the limit is stopping for it
             rest = rest.subList(0, budget);
             stop = Completion.Stop.MAX_TOKENS;
         }

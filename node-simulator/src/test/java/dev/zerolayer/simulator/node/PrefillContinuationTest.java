@@ -104,6 +104,22 @@ class PrefillContinuationTest {
     }
 
     @Test
+    void anAnswerThatEndsExactlyAtItsLimitStopsForItAfterAPrefillToo() {
+        // the uninterrupted answer's length with a roomy limit, then that length as the limit: it stops for the limit
+        JsonNode free = ok(anthropic.post("/v1/messages", messages(100_000, null)));
+        int length = free.path("usage").path("output_tokens").intValue();
+        JsonNode exact = ok(anthropic.post("/v1/messages", messages(length, null)));
+        assertThat(exact.path("stop_reason").stringValue()).isEqualTo("max_tokens");
+        String text = exact.path("content").path(0).path("text").stringValue();
+        String prefill = firstWords(text, 3);
+
+        JsonNode rest = ok(other.post("/v1/messages", messages(length - countPieces(prefill), prefill)));
+
+        assertThat(prefill + rest.path("content").path(0).path("text").stringValue()).isEqualTo(text);
+        assertThat(rest.path("stop_reason").stringValue()).isEqualTo("max_tokens");
+    }
+
+    @Test
     void aVllmNodeContinuesTheFinalMessageOnlyWhenAskedAsVllmAsksForIt() {
         JsonNode whole = ok(openAi.post("/v1/chat/completions", chat(300, null, false)));
         String text = whole.path("choices").path(0).path("message").path("content").stringValue();
