@@ -283,6 +283,11 @@ class GatewayIT {
                 assertThat(explained.path("rules_fired").toString()).contains("pin:sonnet");
                 assertThat(explained.path("candidates").toString()).contains("sOk-" + run).contains("\"terms\":{");
                 assertThat(explained.path("token_count").intValue()).isPositive();
+                // what would save its answer: continuation on (the default), no hedge (off by default)
+                assertThat(explained.path("recovery").path("continuation").booleanValue()).isTrue();
+                assertThat(explained.path("recovery").path("chunk_gap_ms").longValue()).isEqualTo(600);
+                assertThat(explained.path("recovery").path("hedge").booleanValue()).isFalse();
+                assertThat(explained.path("recovery").path("hedge_delay_ms").isNull()).isTrue();
                 assertThat(fakes.get("s500-" + run).received()).hasSize(sonnetCalls);
 
                 // count_tokens
