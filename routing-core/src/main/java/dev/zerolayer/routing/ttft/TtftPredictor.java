@@ -5,16 +5,19 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Learns each node's {@link TtftModel} online from observed time to first byte versus what the router saw when it
- * decided (requests ahead, uncached tokens, busy share): a per-node recursive least-squares regression with forgetting,
- * started from the node's hardware prior. Thread-safe: an observation updates its node under that node's lock and
- * publishes an immutable snapshot; {@link #model} reads the snapshot without locking.
+ * decided: a per-node recursive least-squares regression with forgetting, started from the node's hardware prior.
+ * Thread-safe: an observation updates its node under that node's lock and publishes an immutable snapshot;
+ * {@link #model} reads the snapshot without locking.
  */
 public final class TtftPredictor {
 
     /** Forgetting factor: an observation's weight halves after about 350 newer ones. */
     static final double FORGET = 0.998;
-    /** Prior variances of the coefficients over the observation noise (ms^2 / ms^2): how far the prior may move. */
-    static final double[] PRIOR_VARIANCE = {0.25, 6.25, 0.25, 1.0};
+    /**
+     * Prior variances of the coefficients over the observation noise's (noise std taken as 200 ms): base 100 ms, per
+     * request ahead 100 ms, per 1,000 tokens 100 ms, per slot wait 500 ms, at full load 200 ms.
+     */
+    static final double[] PRIOR_VARIANCE = {0.25, 0.25, 0.25, 0.25, 6.25, 1.0};
     /** Forgetting stops while the covariance's trace is above this multiple of the prior's (no wind-up when idle). */
     static final double WINDUP_LIMIT = 10.0;
 
@@ -41,6 +44,16 @@ public final class TtftPredictor {
         return regression == null ? fallbackPrior : regression.snapshot;
     }
 
+    /** The node's current model, starting it from {@code prior} when it is new (no allocation once known). */
+    public TtftModel model(String nodeId, TtftModel prior) {
+        Regression regression = nodes.get(nodeId);
+        if (regression == null) {
+            register(nodeId, prior);
+            regression = nodes.get(nodeId);
+        }
+        return regression.snapshot;
+    }
+
     /** Observations the node's model has learned from. */
     public long observations(String nodeId) {
         Regression regression = nodes.get(nodeId);
@@ -48,29 +61,36 @@ public final class TtftPredictor {
     }
 
     /**
-     * Learns from one request: what the router saw when it sent it and the TTFB it observed.
+     * Learns from one request: what the router saw when it sent it (the arguments of {@link TtftModel#predictMs}) and
+     * the TTFB it observed; an observation that is not a finite time ≥ 0 is ignored.
      *
      * @return the TTFT the model predicted for it before this update (ms), for error metrics
      */
-    public double observe(String nodeId, double queued, int uncachedTokens, double loadShare, double observedMs) {
-        Regression regression = nodes.computeIfAbsent(nodeId, id -> new Regression(fallbackPrior));
-        return regression.update(queued, uncachedTokens / 1000.0, loadShare, observedMs);
+    public double observe(String nodeId, double queued, int uncachedTokens, long pendingTokens, double slotWait,
+            double loadShare, double observedMs) {
+        Regression regression = nodes.get(nodeId);
+        if (regression == null) {
+            register(nodeId, fallbackPrior);
+            regression = nodes.get(nodeId);
+        }
+        return regression.update(queued, uncachedTokens, pendingTokens, slotWait, loadShare, observedMs);
     }
 
-    /** Recursive least squares over x = [1, queued, uncached k-tokens, load share]. */
+    /** Recursive least squares over x = [1, queued, uncached k-tokens, pending k-tokens, slot wait, load share]. */
     private static final class Regression {
+        private static final int N = TtftModel.SIZE;
         private final double[] theta;
-        private final double[][] p = new double[4][4];
+        private final double[][] p = new double[N][N];
         private final double priorTrace;
-        private final double[] x = new double[4];
-        private final double[] px = new double[4];
+        private final double[] x = new double[N];
+        private final double[] px = new double[N];
         private volatile TtftModel snapshot;
         private volatile long count;
 
         Regression(TtftModel prior) {
             theta = prior.vector();
             double trace = 0;
-            for (int i = 0; i < 4; i++) {
+            for (int i = 0; i < N; i++) {
                 p[i][i] = PRIOR_VARIANCE[i];
                 trace += PRIOR_VARIANCE[i];
             }
@@ -78,46 +98,49 @@ public final class TtftPredictor {
             snapshot = prior;
         }
 
-        synchronized double update(double queued, double kiloTokens, double loadShare, double observedMs) {
+        synchronized double update(double queued, int uncached, long pending, double slotWait, double loadShare,
+                double observedMs) {
+            double predicted = snapshot.predictMs(queued, uncached, pending, slotWait, loadShare);
             if (!Double.isFinite(observedMs) || observedMs < 0 || !Double.isFinite(queued)
-                    || !Double.isFinite(kiloTokens) || !Double.isFinite(loadShare)) {
-                return snapshot.predictMs(queued, (int) Math.round(kiloTokens * 1000), loadShare);
+                    || !Double.isFinite(slotWait) || !Double.isFinite(loadShare)) {
+                return predicted;
             }
             x[0] = 1;
             x[1] = queued;
-            x[2] = kiloTokens;
-            x[3] = loadShare;
-            double predicted = snapshot.predictMs(queued, (int) Math.round(kiloTokens * 1000), loadShare);
+            x[2] = uncached / 1000.0;
+            x[3] = pending / 1000.0;
+            x[4] = slotWait;
+            x[5] = loadShare;
             double denominator = FORGET;
-            for (int i = 0; i < 4; i++) {
+            double raw = 0;
+            for (int i = 0; i < N; i++) {
                 double sum = 0;
-                for (int j = 0; j < 4; j++) {
+                for (int j = 0; j < N; j++) {
                     sum += p[i][j] * x[j];
                 }
                 px[i] = sum;
                 denominator += x[i] * sum;
+                raw += theta[i] * x[i];
             }
-            double raw = theta[0] + theta[1] * queued + theta[2] * kiloTokens + theta[3] * loadShare;
             double error = observedMs - raw;
-            double trace = 0;
-            for (int i = 0; i < 4; i++) {
+            for (int i = 0; i < N; i++) {
                 theta[i] += px[i] / denominator * error;
             }
-            for (int i = 0; i < 4; i++) {
-                for (int j = 0; j < 4; j++) {
+            double trace = 0;
+            for (int i = 0; i < N; i++) {
+                for (int j = 0; j < N; j++) {
                     p[i][j] -= px[i] * px[j] / denominator;
                 }
                 trace += p[i][i];
             }
-            double forget = trace < WINDUP_LIMIT * priorTrace ? FORGET : 1.0;
-            for (int i = 0; i < 4; i++) {
-                for (int j = 0; j < 4; j++) {
-                    p[i][j] /= forget;
+            if (trace < WINDUP_LIMIT * priorTrace) {
+                for (int i = 0; i < N; i++) {
+                    for (int j = 0; j < N; j++) {
+                        p[i][j] /= FORGET;
+                    }
                 }
             }
-            // coefficients are times: none below 0, so a noisy start cannot make load look free
-            snapshot = new TtftModel(Math.max(0, theta[0]), Math.max(0, theta[1]), Math.max(0, theta[2]),
-                    Math.max(0, theta[3]));
+            snapshot = TtftModel.of(theta);
             count++;
             return predicted;
         }

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 /** The predicted-TTFT scorer, the soft TTFT SLO filter and the capacity-downgrade tier rule. */
 class PredictedTtftTest {
 
-    /** 10 ms + 1 s per request ahead + 100 ms per 1,000 uncached tokens. */
-    private static final TtftModel MODEL = new TtftModel(10, 1_000, 100, 0);
+    /** 10 ms + 1 s per request ahead + 100 ms per 1,000 uncached tokens (own or pending) + 500 ms per slot wait. */
+    private static final TtftModel MODEL = new TtftModel(10, 1_000, 100, 100, 500, 0);
     private static final PolicyDocument DEFAULTS = PolicyDocument.defaults();
 
     private static NodeCandidate node(String id, String tier, String cluster, int queue, int blocksHeld) {
@@ -43,10 +43,13 @@ class PredictedTtftTest {
         assertThat(n.uncachedTokens(input)).isEqualTo(2_000 - 50 * 16);
         assertThat(n.predictedTtftMs(input)).isCloseTo(10 + 2_000 + 120, within(1e-9));
         assertThat(node("x", "sonnet", "c", 0, 0).withTtft(null).predictedTtftMs(input)).isNaN();
-        // the router's own in-flight beyond capacity is a queue even before telemetry reports one
+        // the router's own requests awaiting a first byte are a queue before telemetry reports one, their prefill
+        // backlog counts, and so does the router's in-flight beyond the run slots
         NodeCandidate full = new NodeCandidate("f", "sonnet", "c", NodeState.HEALTHY, 1, 1, 0, 8, 10, false, 0, false,
-                null, MODEL);
-        assertThat(full.queuedAhead()).isEqualTo(3);
+                null, MODEL, 2, 3_000);
+        assertThat(full.queuedAhead()).isEqualTo(2);
+        assertThat(full.slotWait()).isEqualTo(3);
+        assertThat(full.predictedTtftMs(input)).isCloseTo(10 + 2_000 + 200 + 300 + 1_500, within(1e-9));
     }
 
     @Test
@@ -65,6 +68,8 @@ class PredictedTtftTest {
                 .orElseThrow();
         assertThat(cold.termName(1)).isEqualTo("predicted_ttft");
         assertThat(cold.raw(1)).isCloseTo(600.0 / (600 + 210), within(1e-9));
+        // And the decision carries what the serving node's prediction was made from, for the router to learn by
+        assertThat(decision.predictedTtft()).isEqualTo(new PredictedTtft("cold-idle", 0, 2_000, 0, 0, 0.0, 210.0));
         // And without the weight (today's default) the cached node wins on prefix share
         assertThat(new DecisionEngine().decide(input, fleet, DEFAULTS).node()).isEqualTo("cached-busy");
     }
