@@ -34,11 +34,12 @@ public final class TraceReplay {
             seed -> new CacheAwarePolicy(),
             seed -> new PredictedLatencyPolicy(),
             seed -> new ZeroLayerPolicy(),
-            seed -> ZeroLayerPolicy.ttft());
+            seed -> ZeroLayerPolicy.ttft(false),
+            seed -> ZeroLayerPolicy.ttft(true));
 
     static final Map<String, String> COLOURS = Map.of("round-robin", "#1f77b4", "least-busy", "#2ca02c",
             "cache-aware", "#9467bd", "predicted-latency", "#8c564b", "zerolayer", "#d62728",
-            "zerolayer-ttft", "#ff7f0e");
+            "zerolayer-ttft-no-downgrade", "#bcbd22", "zerolayer-ttft", "#ff7f0e");
 
     /** One fleet to replay on: name, how it was chosen, the fleet and the workload's templates per source. */
     public record Scenario(String name, String description, FleetSpec fleet, int templatesPerSource) {
@@ -51,7 +52,8 @@ public final class TraceReplay {
 
     /** A whole comparison: the workload, the faults, each policy's run and summary. */
     public record Report(long seed, Scenario scenario, String complexity, int requests, double horizon,
-            FaultScript faults, List<Replay.Result> results, List<Metrics.Summary> summaries, double wallSeconds) {
+            FaultScript faults, List<Replay.Result> results, List<Metrics.Summary> summaries, double wallSeconds,
+            double cacheCeiling) {
 
         public Metrics.Summary summary(String policy) {
             return summaries.stream().filter(s -> s.policy().equals(policy)).findFirst().orElseThrow();
@@ -151,7 +153,29 @@ public final class TraceReplay {
         }
         double horizon = requests.isEmpty() ? 0 : requests.get(requests.size() - 1).arrival();
         return new Report(seed, scenario, complexity.description(), requests.size(), horizon, faults, results,
-                summaries, (System.nanoTime() - started) / 1e9);
+                summaries, (System.nanoTime() - started) / 1e9, cacheCeiling(requests));
+    }
+
+    /**
+     * The cache hit rate no policy can beat on this workload: every request served, in arrival order, by one node with
+     * an unbounded KV cache (the leading blocks any earlier request sent are free).
+     */
+    static double cacheCeiling(List<SimRequest> requests) {
+        java.util.Set<Long> seen = new java.util.HashSet<>();
+        long context = 0;
+        long cached = 0;
+        for (SimRequest r : requests) {
+            int hits = 0;
+            while (hits < r.blocks().length && seen.contains(r.blocks()[hits])) {
+                hits++;
+            }
+            for (long block : r.blocks()) {
+                seen.add(block);
+            }
+            context += r.contextTokens();
+            cached += Math.min(r.contextTokens(), hits * SimRequest.BLOCK_TOKENS);
+        }
+        return context == 0 ? 0.0 : (double) cached / context;
     }
 
     static Path defaultTrace() {
@@ -325,6 +349,7 @@ public final class TraceReplay {
                     r.events(), predictionJson(r.predictionError())));
         }
         j.append("  \"policies\": ").append(policies).append(",\n");
+        j.append(String.format(Locale.ROOT, "  \"cacheHitCeiling\": %.4f,%n", report.cacheCeiling()));
         StringJoiner goals = new StringJoiner(",\n    ", "[\n    ", "\n  ]");
         for (Goal g : goals(report)) {
             goals.add(String.format(Locale.ROOT, "{\"goal\": \"%s\", \"measured\": %s, \"target\": %.2f, "
@@ -384,6 +409,9 @@ public final class TraceReplay {
                     100 * s.utilMean(), s.utilVariance(), 100 * s.utilStd(), 100 * s.servedTierMix().get("haiku"),
                     100 * s.servedTierMix().get("sonnet"), 100 * s.servedTierMix().get("opus"), s.costPer1000()));
         }
+        md.append(String.format(Locale.ROOT, "%nCache hit ceiling of this workload (every request on one node with an "
+                + "unbounded KV cache): %.1f %% of prompt tokens, %.2f× round-robin's.%n", 100 * report.cacheCeiling(),
+                report.cacheCeiling() / report.summary("round-robin").cacheHitRate()));
         md.append("\n| goal | measured | target | |\n|---|---|---|---|\n");
         for (Goal g : goals(report)) {
             md.append(String.format(Locale.ROOT, "| %s | %s | %s %.1f× | %s |%n", g.name(), ratio(g.measured()),

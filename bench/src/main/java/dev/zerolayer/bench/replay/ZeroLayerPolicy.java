@@ -49,7 +49,17 @@ public final class ZeroLayerPolicy implements RoutingPolicy {
 
     /** Issue #31's policy: predicted TTFT scorer, SLO filter, capacity downgrade, TTFT models learned online. */
     public static ZeroLayerPolicy ttft() {
-        return new ZeroLayerPolicy("zerolayer-ttft", TTFT_SCORING, new TtftLearning());
+        return ttft(true);
+    }
+
+    /** Issue #31's policy, with or without the capacity-downgrade tier rule (the ablation shows the rule's own gain). */
+    public static ZeroLayerPolicy ttft(boolean downgrade) {
+        Scoring s = TTFT_SCORING;
+        Scoring scoring = downgrade ? s : new Scoring(s.filters(), s.weights(), s.picker(), s.stickyMaxLoad(),
+                s.costReferencePerMillionTokens(), s.ttftSloMs(), s.ttftSloMargin(), s.ttftReferenceMs(),
+                CapacityDowngrade.defaults());
+        return new ZeroLayerPolicy(downgrade ? "zerolayer-ttft" : "zerolayer-ttft-no-downgrade", scoring,
+                new TtftLearning());
     }
 
     private static Scoring ttftScoring() {

@@ -46,9 +46,11 @@ class TraceReplaySmokeTest {
         assertThat(rows).hasSizeGreaterThan(300);
         assertThat(report.results()).extracting(Replay.Result::policy)
                 .containsExactly("round-robin", "least-busy", "cache-aware", "predicted-latency", "zerolayer",
-                        "zerolayer-ttft");
+                        "zerolayer-ttft-no-downgrade", "zerolayer-ttft");
+        assertThat(report.cacheCeiling()).isGreaterThan(0.0).isLessThanOrEqualTo(1.0);
         for (Replay.Result result : report.results()) {
-            boolean predicts = result.policy().equals("predicted-latency") || result.policy().equals("zerolayer-ttft");
+            boolean predicts = result.policy().equals("predicted-latency")
+                    || result.policy().startsWith("zerolayer-ttft");
             assertThat(result.predictionError() != null).as(result.policy()).isEqualTo(predicts);
             if (predicts) {
                 assertThat(result.predictionError().observations()).isPositive();
