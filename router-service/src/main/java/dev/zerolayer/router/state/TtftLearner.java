@@ -26,7 +26,8 @@ public class TtftLearner {
     static final Map<String, TtftModel> PRIORS = Map.of(
             "A100-80Gx8", TtftModel.prior(25, 5_818, 32, 200 * 29.0),
             "A100-40Gx4", TtftModel.prior(8, 16_410.0 * 7 / 13, 24, 200 * 1000 / (75.0 * 8 / 13)),
-            "L4x2", TtftModel.prior(10, 32_542.0 * (242.5 / 733.0) * 7 / 8, 16, 200 * 1000 / (2 * 300e9 * 0.77 / 8.03e9)));
+            "L4x2", TtftModel.prior(10, 32_542.0 * (242.5 / 733.0) * 7 / 8, 16,
+                    200 * 1000 / (2 * 300e9 * 0.77 / 8.03e9)));
 
     private final TtftPredictor predictor = new TtftPredictor();
     private final DistributionSummary errorMs;

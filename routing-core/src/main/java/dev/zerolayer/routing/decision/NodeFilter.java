@@ -15,7 +15,7 @@ public interface NodeFilter {
     /** Why the node is excluded, or null. */
     String exclude(NodeCandidate node, DecisionInput input);
 
-    /** Why the node is excluded under the policy's scoring parameters, or null; by default {@link #exclude(NodeCandidate, DecisionInput)}. */
+    /** Why the node is excluded under the policy's scoring parameters, or null; by default the two-argument answer. */
     default String exclude(NodeCandidate node, DecisionInput input, Scoring scoring) {
         return exclude(node, input);
     }
