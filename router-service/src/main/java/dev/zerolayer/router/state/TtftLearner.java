@@ -36,7 +36,7 @@ public class TtftLearner {
     public TtftLearner(MeterRegistry meters) {
         this.errorMs = DistributionSummary.builder("zerolayer_ttft_prediction_error_ms")
                 .description("|predicted - observed| time to first token of answers served by the first node tried")
-                .baseUnit("milliseconds").publishPercentiles(0.5, 0.9).register(meters);
+                .publishPercentiles(0.5, 0.9).register(meters);
         this.relativeError = DistributionSummary.builder("zerolayer_ttft_prediction_error_relative")
                 .description("|predicted - observed| / observed time to first token")
                 .publishPercentiles(0.5, 0.9).register(meters);
