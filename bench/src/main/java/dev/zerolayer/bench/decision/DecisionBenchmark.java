@@ -1,5 +1,6 @@
 package dev.zerolayer.bench.decision;
 
+import dev.zerolayer.bench.replay.ZeroLayerPolicy;
 import dev.zerolayer.contracts.fallback.PolicyDocument;
 import dev.zerolayer.contracts.telemetry.NodeState;
 import dev.zerolayer.routing.complexity.ComplexityScorer;
@@ -13,6 +14,7 @@ import dev.zerolayer.routing.decision.RouteDecision;
 import dev.zerolayer.routing.prefix.FastBlockHasher;
 import dev.zerolayer.routing.prefix.PrefixOverlap;
 import dev.zerolayer.routing.tokens.TokenCounter;
+import dev.zerolayer.routing.ttft.TtftModel;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -60,6 +62,8 @@ public class DecisionBenchmark {
     private Conversation conversation;
     private List<NodeCandidate> fleet;
     private Map<Long, List<String>> index;
+    private List<NodeCandidate> ttftFleet;
+    private PolicyDocument ttftPolicy;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -81,6 +85,14 @@ public class DecisionBenchmark {
             fleet.add(new NodeCandidate(placement[i][1] + "-" + i, placement[i][0], placement[i][1], NodeState.HEALTHY,
                     0.9 - 0.05 * i, 0.1 * (i % 5), i % 3, 32, i % 4, false, 0, false));
         }
+        ttftFleet = new ArrayList<>();
+        for (NodeCandidate node : fleet) {
+            ttftFleet.add(node.withTtft(TtftModel.generic()));
+        }
+        PolicyDocument d = policy;
+        ttftPolicy = new PolicyDocument(d.tiers(), d.tierTable(), d.chains(), d.standbyClusters(), d.thresholds(),
+                d.limits(), d.resilience(), d.apiKeyOverrides(), d.refusalFallback(), d.alerting(),
+                ZeroLayerPolicy.TTFT_SCORING, d.peakShapingTier());
         // Two nodes of every tier hold the first half of the prompt's blocks, one of them the whole prompt
         long[] chain = hasher.hashChain(counter.encode(conversation).ids());
         index = new HashMap<>();
@@ -118,6 +130,15 @@ public class DecisionBenchmark {
     @Benchmark
     public RouteDecision decideOnly() {
         return engine.decide(new DecisionInput(tokens, 0.5, null, null, 0), fleet, policy);
+    }
+
+    /**
+     * The decision alone under issue #31's TTFT policy (predicted-TTFT scorer, SLO filter, capacity downgrade), every
+     * node carrying a TTFT model: the cost of the prediction terms against {@link #decideOnly()}.
+     */
+    @Benchmark
+    public RouteDecision decideOnlyTtft() {
+        return engine.decide(new DecisionInput(tokens, 0.5, null, null, 0), ttftFleet, ttftPolicy);
     }
 
     /** BPE encoding of the conversation alone, the largest share of the path. */

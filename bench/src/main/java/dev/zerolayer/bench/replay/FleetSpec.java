@@ -38,6 +38,31 @@ public record FleetSpec(List<Member> members) {
         return new FleetSpec(members);
     }
 
+    /**
+     * This fleet with every other node of the sonnet primary cluster (the odd ones) on {@code A10Gx4} instead of
+     * {@code A100-40Gx4}, plus one more {@code A10Gx4} node: one tier of mixed speeds.
+     */
+    public FleetSpec heterogeneousSonnet() {
+        List<Member> mixed = new ArrayList<>();
+        int sonnet = 0;
+        for (Member m : members) {
+            if (m.cluster().equals("sonnet-a100-40g")) {
+                mixed.add(sonnet % 2 == 1 ? new Member(m.id(), m.tier(), m.cluster(), NodeProfile.A10G_X4) : m);
+                sonnet++;
+            } else {
+                mixed.add(m);
+            }
+        }
+        int at = 0;
+        for (int i = 0; i < mixed.size(); i++) {
+            if (mixed.get(i).cluster().equals("sonnet-a100-40g")) {
+                at = i + 1;
+            }
+        }
+        mixed.add(at, new Member("sonnet-a100-40g-" + sonnet, "sonnet", "sonnet-a100-40g", NodeProfile.A10G_X4));
+        return new FleetSpec(mixed);
+    }
+
     /** Nodes of a tier's primary cluster (standby excluded). */
     public long primaryCount(String tier) {
         return members.stream().filter(m -> m.tier().equals(tier) && !m.cluster().endsWith("-standby")).count();

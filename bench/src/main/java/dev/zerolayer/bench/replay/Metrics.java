@@ -18,6 +18,14 @@ public final class Metrics {
 
     static final List<String> TIERS = List.of("haiku", "sonnet", "opus");
 
+    /**
+     * A TTFT predictor's error over every first byte it learned from: count, p50 and p90 of |predicted − observed| in
+     * ms, and of that error relative to the observed TTFT.
+     */
+    public record PredictionError(int observations, double p50Ms, double p90Ms, double p50Relative,
+            double p90Relative) {
+    }
+
     /** One policy's summary. */
     public record Summary(String policy, int requests, int ok, int timeouts, int errors, int cut, int noNode,
             double ttftP50, double ttftP90, double ttftP99, double ttftP999, double ttftP99AllRequests,

@@ -24,6 +24,14 @@ public record NodeProfile(String name, double prefillTokensPerSecond, double dec
     public static final NodeProfile L4_X2 = new NodeProfile("L4x2", 32_542.0 * (242.5 / 733.0) * 7 / 8,
             2 * 300e9 * 0.77 / 8.03e9, BATCH_SLOWDOWN, 0.010, 0.300, 16, 16_901, 0, 0);
 
+    /**
+     * {@code A10Gx4}, the sonnet model on older GPUs (heterogeneous fleet only): A100-40Gx4 scaled by dense FP16 tensor
+     * throughput A10G/A100 (125/312 TFLOPS) for prefill and by memory bandwidth (600/1,555 GB/s) for decode; 4 x 24 GB
+     * leave 60.4 of the A100s' 118 GB for KV (5,022 blocks), 16 slots.
+     */
+    public static final NodeProfile A10G_X4 = new NodeProfile("A10Gx4", 16_410.0 * 7 / 13 * 125 / 312,
+            75.0 * 8 / 13 * 600 / 1_555, BATCH_SLOWDOWN, 0.012, 0.600, 16, 5_022, 0, 0);
+
     /** Seconds to prefill {@code uncachedTokens} (with the fixed first-token overhead). */
     public double prefillSeconds(int uncachedTokens) {
         return firstTokenOverheadSeconds + Math.max(0, uncachedTokens) / prefillTokensPerSecond;

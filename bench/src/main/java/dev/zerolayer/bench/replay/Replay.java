@@ -23,11 +23,20 @@ public final class Replay {
 
     /**
      * A run's result: first-try outcomes by request id, per-node utilisation, attempts, fallback counts, simulation
-     * cost, and the client retries' outcomes by request id (null where the first try needed none).
+     * cost, the client retries' outcomes by request id (null where the first try needed none), and the policy's TTFT
+     * prediction error (null when it predicts none).
      */
     public record Result(String policy, List<Outcome> outcomes, List<String> nodeIds, List<String> nodeTiers,
             double[] utilisation, List<Attempt> attempts, Map<String, Integer> fallbacks, long events,
-            long healthRecords, double horizon, List<Outcome> retries) {
+            long healthRecords, double horizon, List<Outcome> retries, Metrics.PredictionError predictionError) {
+
+        /** A result of a policy that predicts no TTFT. */
+        public Result(String policy, List<Outcome> outcomes, List<String> nodeIds, List<String> nodeTiers,
+                double[] utilisation, List<Attempt> attempts, Map<String, Integer> fallbacks, long events,
+                long healthRecords, double horizon, List<Outcome> retries) {
+            this(policy, outcomes, nodeIds, nodeTiers, utilisation, attempts, fallbacks, events, healthRecords, horizon,
+                    retries, null);
+        }
 
         /** The retry of request {@code id}, or null. */
         public Outcome retry(int id) {
@@ -80,7 +89,7 @@ public final class Replay {
         return new Result(routing.name(), List.of(outcomes), nodes.stream().map(SimNode::id).toList(),
                 nodes.stream().map(n -> n.member().tier()).toList(), utilisation, attempts, fallbacks,
                 loop.executed(), health.published(), horizon,
-                java.util.Collections.unmodifiableList(java.util.Arrays.asList(retries)));
+                java.util.Collections.unmodifiableList(java.util.Arrays.asList(retries)), routing.predictionError());
     }
 
     /** One request on its way: its route, the attempt in progress and its time limits. */
@@ -107,6 +116,8 @@ public final class Replay {
         private double ttft = Double.NaN;
         private int cached;
         private int made;
+        private Object ticket;
+        private double sentAt;
 
         Flight(SimRequest request, RoutingPolicy routing, RouterView view, EventLoop loop, Outcome[] outcomes,
                 Outcome[] retries, List<Attempt> attempts, int[] open, boolean retry) {
@@ -151,6 +162,8 @@ public final class Replay {
             }
             attempts.add(new Attempt(node, now));
             made++;
+            ticket = routing.attemptStarted(request, node, view);
+            sentAt = now;
             view.attemptStarted(node);
             SimNode target = view.nodes().get(node);
             double limit = Math.min(limits(target.member().tier()).ttfbLimitMs() / 1000.0, deadline - now);
@@ -177,6 +190,7 @@ public final class Replay {
                 return;
             }
             ttft = at - start;
+            routing.firstByte(ticket, at - sentAt);
             cached = j.cachedTokens();
             SimNode target = view.nodes().get(node);
             servedTier = target.member().tier();
@@ -216,6 +230,7 @@ public final class Replay {
         }
 
         private void endAttempt(boolean ok) {
+            routing.attemptAbandoned(ticket);
             view.attemptEnded(node);
             if (routing.breakers()) {
                 if (ok) {

@@ -30,4 +30,22 @@ public interface RoutingPolicy {
     default boolean breakers() {
         return false;
     }
+
+    /** An attempt is about to be sent to {@code node} (its in-flight count not yet raised); returns what to learn by. */
+    default Object attemptStarted(SimRequest request, int node, RouterView view) {
+        return null;
+    }
+
+    /** The attempt's first byte came {@code seconds} after it was sent. */
+    default void firstByte(Object ticket, double seconds) {
+    }
+
+    /** The attempt ended before its first byte (timeout, error, crash). */
+    default void attemptAbandoned(Object ticket) {
+    }
+
+    /** How far the policy's TTFT predictions were from the observed first bytes; null for a policy that predicts none. */
+    default Metrics.PredictionError predictionError() {
+        return null;
+    }
 }

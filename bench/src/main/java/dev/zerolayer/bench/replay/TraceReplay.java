@@ -16,12 +16,14 @@ import java.util.StringJoiner;
 import java.util.function.LongFunction;
 
 /**
- * Replays the Azure LLM inference trace 2023 through four routing policies on identical traffic and faults —
- * round-robin, least-busy, SGLang-style cache-aware and ZeroLayer's decision engine — in two scenarios (a fleet sized
- * by {@link FleetSizing}'s rule, and node-simulator's default fleet, overloaded by this trace) and writes per scenario
+ * Replays the Azure LLM inference trace 2023 through six routing policies on identical traffic and faults —
+ * round-robin, least-busy, SGLang-style cache-aware, llm-d-style predicted latency, ZeroLayer's decision engine with
+ * the default policy and with issue #31's TTFT policy — in three scenarios (a fleet sized by {@link FleetSizing}'s
+ * rule, node-simulator's default fleet, overloaded by this trace, and the sized fleet with a sonnet tier of mixed
+ * GPUs) and writes per scenario
  * the results (JSON, CSV, per-window timeline), two SVG plots and a combined Markdown report. Usage: {@code
  * TraceReplay [--seed 42] [--out docs/bench/replay] [--trace <dir>] [--prompts <dir>] [--limit <rows per file>]
- * [--window 30] [--faults standard|none] [--scenarios sized,overloaded]}.
+ * [--window 30] [--faults standard|none] [--scenarios sized,overloaded,heterogeneous]}.
  */
 public final class TraceReplay {
 
@@ -30,10 +32,14 @@ public final class TraceReplay {
             seed -> new RoundRobinPolicy(),
             LeastBusyPolicy::new,
             seed -> new CacheAwarePolicy(),
-            seed -> new ZeroLayerPolicy());
+            seed -> new PredictedLatencyPolicy(),
+            seed -> new ZeroLayerPolicy(),
+            seed -> ZeroLayerPolicy.ttft(false),
+            seed -> ZeroLayerPolicy.ttft(true));
 
     static final Map<String, String> COLOURS = Map.of("round-robin", "#1f77b4", "least-busy", "#2ca02c",
-            "cache-aware", "#9467bd", "zerolayer", "#d62728");
+            "cache-aware", "#9467bd", "predicted-latency", "#8c564b", "zerolayer", "#d62728",
+            "zerolayer-ttft-no-downgrade", "#bcbd22", "zerolayer-ttft", "#ff7f0e");
 
     /** One fleet to replay on: name, how it was chosen, the fleet and the workload's templates per source. */
     public record Scenario(String name, String description, FleetSpec fleet, int templatesPerSource) {
@@ -46,7 +52,8 @@ public final class TraceReplay {
 
     /** A whole comparison: the workload, the faults, each policy's run and summary. */
     public record Report(long seed, Scenario scenario, String complexity, int requests, double horizon,
-            FaultScript faults, List<Replay.Result> results, List<Metrics.Summary> summaries, double wallSeconds) {
+            FaultScript faults, List<Replay.Result> results, List<Metrics.Summary> summaries, double wallSeconds,
+            double cacheCeiling) {
 
         public Metrics.Summary summary(String policy) {
             return summaries.stream().filter(s -> s.policy().equals(policy)).findFirst().orElseThrow();
@@ -74,7 +81,7 @@ public final class TraceReplay {
             case "none" -> FaultScript.none();
             default -> throw new IllegalArgumentException("--faults must be standard or none");
         };
-        List<String> wanted = List.of(options.getOrDefault("scenarios", "sized,overloaded").split(","));
+        List<String> wanted = List.of(options.getOrDefault("scenarios", "sized,overloaded,heterogeneous").split(","));
         List<TraceRequest> rows = AzureTrace.load(trace, limit);
         System.out.printf(Locale.ROOT, "trace %s: %d rows, %.0f s; seed %d%n", trace, rows.size(),
                 rows.isEmpty() ? 0.0 : rows.get(rows.size() - 1).arrivalSeconds(), seed);
@@ -112,12 +119,14 @@ public final class TraceReplay {
         return FleetSizing.size(requests, PolicyDocument.defaults());
     }
 
-    /** The two scenarios: the sized fleet, then node-simulator's default fleet. */
+    /** The three scenarios: the sized fleet, node-simulator's default fleet, the sized fleet with mixed sonnet GPUs. */
     public static List<Scenario> scenarios(FleetSizing.Sizing sizing) {
         return List.of(
                 Scenario.of("sized", "fleet sized for the trace: mean offered work <= "
                         + (int) Math.round(100 * FleetSizing.TARGET) + " % of each tier's capacity", sizing.fleet()),
-                Scenario.of("overloaded", "node-simulator's default fleet (8 nodes)", FleetSpec.simulatorDefault()));
+                Scenario.of("overloaded", "node-simulator's default fleet (8 nodes)", FleetSpec.simulatorDefault()),
+                Scenario.of("heterogeneous", "the sized fleet with every other sonnet node on A10Gx4 (0.4x prefill, "
+                        + "0.39x decode) plus one more A10Gx4", sizing.fleet().heterogeneousSonnet()));
     }
 
     /** The first pass's run: default fleet with 100 templates per source and the formula complexity. */
@@ -144,7 +153,29 @@ public final class TraceReplay {
         }
         double horizon = requests.isEmpty() ? 0 : requests.get(requests.size() - 1).arrival();
         return new Report(seed, scenario, complexity.description(), requests.size(), horizon, faults, results,
-                summaries, (System.nanoTime() - started) / 1e9);
+                summaries, (System.nanoTime() - started) / 1e9, cacheCeiling(requests));
+    }
+
+    /**
+     * The cache hit rate no policy can beat on this workload: every request served, in arrival order, by one node with
+     * an unbounded KV cache (the leading blocks any earlier request sent are free).
+     */
+    static double cacheCeiling(List<SimRequest> requests) {
+        java.util.Set<Long> seen = new java.util.HashSet<>();
+        long context = 0;
+        long cached = 0;
+        for (SimRequest r : requests) {
+            int hits = 0;
+            while (hits < r.blocks().length && seen.contains(r.blocks()[hits])) {
+                hits++;
+            }
+            for (long block : r.blocks()) {
+                seen.add(block);
+            }
+            context += r.contextTokens();
+            cached += Math.min(r.contextTokens(), hits * SimRequest.BLOCK_TOKENS);
+        }
+        return context == 0 ? 0.0 : (double) cached / context;
     }
 
     static Path defaultTrace() {
@@ -184,14 +215,23 @@ public final class TraceReplay {
         Metrics.Summary zl = report.summary("zerolayer");
         Metrics.Summary rr = report.summary("round-robin");
         Metrics.Summary lb = report.summary("least-busy");
-        return List.of(
+        List<Goal> goals = new ArrayList<>();
+        if (report.results().stream().anyMatch(r -> r.policy().equals("zerolayer-ttft"))) {
+            Metrics.Summary ttft = report.summary("zerolayer-ttft");
+            goals.add(new Goal("#31: p99 client TTFT zerolayer-ttft / round-robin",
+                    ttft.clientTtftP99() / rr.clientTtftP99(), 0.5, true));
+            goals.add(new Goal("#31: cache hit rate zerolayer-ttft / round-robin",
+                    ttft.cacheHitRate() / rr.cacheHitRate(), 2.5, false));
+        }
+        goals.addAll(List.of(
                 new Goal("p99 client TTFT zerolayer / round-robin", zl.clientTtftP99() / rr.clientTtftP99(), 0.3,
                         true),
                 new Goal("p99 client TTFT zerolayer / least-busy", zl.clientTtftP99() / lb.clientTtftP99(), 0.5,
                         true),
                 new Goal("cache hit rate zerolayer / round-robin", zl.cacheHitRate() / rr.cacheHitRate(), 3.0, false),
                 new Goal("utilisation variance zerolayer / round-robin", zl.utilVariance() / rr.utilVariance(), 0.3,
-                        true));
+                        true)));
+        return goals;
     }
 
     static void write(Report report, Path out, double window) throws IOException {
@@ -299,15 +339,17 @@ public final class TraceReplay {
                     + "\"ttftP90\": %s, \"ttftP99\": %s, \"ttftP999\": %s, \"ttftP99AllRequests\": %s, "
                     + "\"clientTtftP50\": %s, \"clientTtftP99\": %s, \"cacheHitRate\": %.4f, "
                     + "\"utilisation\": %s, \"utilMean\": %.4f, \"utilVariance\": %.6f, \"servedTierMix\": %s, "
-                    + "\"decidedTierMix\": %s, \"costPer1000Usd\": %.4f, \"fallbacks\": %s, \"events\": %d}",
+                    + "\"decidedTierMix\": %s, \"costPer1000Usd\": %.4f, \"fallbacks\": %s, \"events\": %d, "
+                    + "\"predictionError\": %s}",
                     s.policy(), s.requests(), s.ok(), s.timeouts(), s.errors(), s.cut(), s.noNode(), s.failureRate(),
                     s.retried(), s.failedAfterRetry(), num(s.ttftP50()), num(s.ttftP90()), num(s.ttftP99()),
                     num(s.ttftP999()), jsonInfinite(s.ttftP99AllRequests()), num(s.clientTtftP50()),
                     num(s.clientTtftP99()), s.cacheHitRate(), util, s.utilMean(), s.utilVariance(),
                     mix(s.servedTierMix()), mix(s.decidedTierMix()), s.costPer1000(), counts(s.fallbacks()),
-                    r.events()));
+                    r.events(), predictionJson(r.predictionError())));
         }
         j.append("  \"policies\": ").append(policies).append(",\n");
+        j.append(String.format(Locale.ROOT, "  \"cacheHitCeiling\": %.4f,%n", report.cacheCeiling()));
         StringJoiner goals = new StringJoiner(",\n    ", "[\n    ", "\n  ]");
         for (Goal g : goals(report)) {
             goals.add(String.format(Locale.ROOT, "{\"goal\": \"%s\", \"measured\": %s, \"target\": %.2f, "
@@ -316,6 +358,12 @@ public final class TraceReplay {
         }
         j.append("  \"goals\": ").append(goals).append("\n}\n");
         return j.toString();
+    }
+
+    private static String predictionJson(Metrics.PredictionError e) {
+        return e == null ? "null" : String.format(Locale.ROOT, "{\"observations\": %d, \"p50Ms\": %.2f, "
+                + "\"p90Ms\": %.2f, \"p50Relative\": %.4f, \"p90Relative\": %.4f}", e.observations(), e.p50Ms(),
+                e.p90Ms(), e.p50Relative(), e.p90Relative());
     }
 
     private static String fleetJson(FleetSpec fleet) {
@@ -361,6 +409,9 @@ public final class TraceReplay {
                     100 * s.utilMean(), s.utilVariance(), 100 * s.utilStd(), 100 * s.servedTierMix().get("haiku"),
                     100 * s.servedTierMix().get("sonnet"), 100 * s.servedTierMix().get("opus"), s.costPer1000()));
         }
+        md.append(String.format(Locale.ROOT, "%nCache hit ceiling of this workload (every request on one node with an "
+                + "unbounded KV cache): %.1f %% of prompt tokens, %.2f× round-robin's.%n", 100 * report.cacheCeiling(),
+                report.cacheCeiling() / report.summary("round-robin").cacheHitRate()));
         md.append("\n| goal | measured | target | |\n|---|---|---|---|\n");
         for (Goal g : goals(report)) {
             md.append(String.format(Locale.ROOT, "| %s | %s | %s %.1f× | %s |%n", g.name(), ratio(g.measured()),
@@ -370,6 +421,25 @@ public final class TraceReplay {
         Metrics.Summary zl = report.summary("zerolayer");
         if (!zl.fallbacks().isEmpty()) {
             md.append("\nZeroLayer fallbacks: ").append(counts(zl.fallbacks())).append('\n');
+        }
+        for (Replay.Result r : report.results()) {
+            if (r.policy().equals("zerolayer-ttft") && !r.fallbacks().isEmpty()) {
+                md.append("\nzerolayer-ttft fallbacks: ").append(counts(r.fallbacks())).append('\n');
+            }
+        }
+        StringBuilder errors = new StringBuilder();
+        for (Replay.Result r : report.results()) {
+            Metrics.PredictionError e = r.predictionError();
+            if (e != null) {
+                errors.append(String.format(Locale.ROOT, "| %s | %,d | %.0f ms | %.0f ms | %.0f %% | %.0f %% |%n",
+                        r.policy(), e.observations(), e.p50Ms(), e.p90Ms(), 100 * e.p50Relative(),
+                        100 * e.p90Relative()));
+            }
+        }
+        if (!errors.isEmpty()) {
+            md.append("\nTTFT predictor error, |predicted − observed| over every first byte (each prediction made "
+                    + "before learning from that request):\n\n| policy | first bytes | p50 | p90 | p50 relative "
+                    + "| p90 relative |\n|---|---|---|---|---|---|\n").append(errors);
         }
         return md.toString();
     }

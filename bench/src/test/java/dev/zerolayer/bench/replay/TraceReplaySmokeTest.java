@@ -45,7 +45,19 @@ class TraceReplaySmokeTest {
     void everyRequestIsAccountedForUnderEveryPolicy() {
         assertThat(rows).hasSizeGreaterThan(300);
         assertThat(report.results()).extracting(Replay.Result::policy)
-                .containsExactly("round-robin", "least-busy", "cache-aware", "zerolayer");
+                .containsExactly("round-robin", "least-busy", "cache-aware", "predicted-latency", "zerolayer",
+                        "zerolayer-ttft-no-downgrade", "zerolayer-ttft");
+        assertThat(report.cacheCeiling()).isGreaterThan(0.0).isLessThanOrEqualTo(1.0);
+        for (Replay.Result result : report.results()) {
+            boolean predicts = result.policy().equals("predicted-latency")
+                    || result.policy().startsWith("zerolayer-ttft");
+            assertThat(result.predictionError() != null).as(result.policy()).isEqualTo(predicts);
+            if (predicts) {
+                assertThat(result.predictionError().observations()).isPositive();
+                assertThat(result.predictionError().p90Ms()).isGreaterThanOrEqualTo(result.predictionError().p50Ms())
+                        .isFinite();
+            }
+        }
         for (Replay.Result result : report.results()) {
             assertThat(result.outcomes()).hasSize(report.requests()).doesNotContainNull();
             for (int i = 0; i < result.outcomes().size(); i++) {
@@ -134,7 +146,13 @@ class TraceReplaySmokeTest {
             assertThat(sizing.fleet().primaryCount(tier.tier())).isEqualTo(tier.nodes());
         }
         List<TraceReplay.Scenario> scenarios = TraceReplay.scenarios(sizing);
-        assertThat(scenarios).extracting(TraceReplay.Scenario::name).containsExactly("sized", "overloaded");
+        assertThat(scenarios).extracting(TraceReplay.Scenario::name).containsExactly("sized", "overloaded",
+                "heterogeneous");
+        FleetSpec mixed = scenarios.get(2).fleet();
+        assertThat(mixed.primaryCount("sonnet")).isEqualTo(sizing.fleet().primaryCount("sonnet") + 1);
+        assertThat(mixed.members()).filteredOn(m -> m.cluster().equals("sonnet-a100-40g"))
+                .extracting(m -> m.profile().name()).contains("A100-40Gx4", "A10Gx4");
+        assertThat(mixed.members()).extracting(FleetSpec.Member::id).doesNotHaveDuplicates();
         assertThat(scenarios.get(0).templatesPerSource()).isEqualTo(Workload.templatesFor(sizing.fleet()));
         for (FaultScript.Fault fault : FaultScript.standard().faults()) {
             if (fault.node() != null) {

@@ -23,7 +23,8 @@ import java.util.TreeSet;
 /**
  * What a schema cannot say: names unique; every referenced tier and cluster exists; each chain ends without revisiting a
  * tier; each tier has a reachable cluster; thresholds, tier-table rows and limits are ordered; overrides name known
- * tiers and stay ordered once merged; node scoring names plugins the router has, with usable weights and parameters;
+ * tiers and stay ordered once merged; node scoring names plugins the router has, with usable weights and parameters
+ * and TTFT SLOs of known tiers;
  * the peak-shaping tier exists and has a tier below it.
  */
 public final class PolicySemantics {
@@ -41,7 +42,7 @@ public final class PolicySemantics {
         limits(policy.limits(), tiers, path("limits"), true, out);
         resilience(policy.resilience(), out);
         overrides(policy, tiers, out);
-        scoring(policy.scoring(), path("scoring"), out);
+        scoring(policy.scoring(), tiers, path("scoring"), out);
         if (policy.peakShapingTier() != null) {
             int index = policy.tiers().stream().map(TierSpec::name).toList().indexOf(policy.peakShapingTier());
             if (index < 0) {
@@ -53,10 +54,15 @@ public final class PolicySemantics {
         return out;
     }
 
-    /** Plugin names the router knows (routing-core's), weights and parameters in range. */
-    private static void scoring(Scoring scoring, String at, List<PolicyViolation> out) {
+    /** Plugin names the router knows (routing-core's), weights and parameters in range, TTFT SLOs of known tiers. */
+    private static void scoring(Scoring scoring, Set<String> tiers, String at, List<PolicyViolation> out) {
         for (String problem : PLUGINS.problems(scoring)) {
             out.add(new PolicyViolation(at, problem));
+        }
+        for (String tier : new TreeSet<>(scoring.ttftSloMs().keySet())) {
+            if (!tiers.contains(tier)) {
+                out.add(new PolicyViolation(at + "/ttftSloMs/" + tier, unknownTier(tier, tiers)));
+            }
         }
     }
 
@@ -219,7 +225,7 @@ public final class PolicySemantics {
                 chains(override.chains(), tiers, path("apiKeyOverrides", key, "chains"), out);
             }
             if (override.scoring() != null) {
-                scoring(override.scoring(), path("apiKeyOverrides", key, "scoring"), out);
+                scoring(override.scoring(), tiers, path("apiKeyOverrides", key, "scoring"), out);
             }
         });
     }

@@ -127,6 +127,36 @@ class PolicyReaderTest {
     }
 
     @Test
+    void ttftSlosAndCapacityDowngradeAreReadAndCheckedAndOffWhenLeftOut() {
+        assertThat(READER.read(defaults().toString(), PolicyFormat.JSON).scoring().capacityDowngrade().enabled())
+                .isFalse();
+        ObjectNode good = defaults();
+        ObjectNode scoring = (ObjectNode) good.get("scoring");
+        ((ObjectNode) scoring.get("weights")).put("predicted_ttft", 1.0);
+        ((ArrayNode) scoring.get("filters")).add("ttft_slo");
+        scoring.putObject("ttftSloMs").put("sonnet", 800).put("opus", 1500);
+        scoring.put("ttftSloMargin", 0.5);
+        scoring.putObject("capacityDowngrade").put("enabled", true).put("complexityHigh", 0.7);
+        PolicyDocument read = READER.read(good.toString(), PolicyFormat.JSON);
+        assertThat(read.scoring().ttftSlo("sonnet")).isEqualTo(800.0);
+        assertThat(read.scoring().ttftSlo("haiku")).isNaN();
+        assertThat(read.scoring().ttftSloMargin()).isEqualTo(0.5);
+        assertThat(read.scoring().capacityDowngrade().enabled()).isTrue();
+        assertThat(read.scoring().capacityDowngrade().complexityHigh()).isEqualTo(0.7);
+        assertThat(read.scoring().capacityDowngrade().complexityLow()).isEqualTo(0.0);
+
+        assertThat(violations(t -> ((ObjectNode) t.get("scoring")).putObject("ttftSloMs").put("mythos", 500)))
+                .anyMatch(v -> v.pointer().equals("/scoring/ttftSloMs/mythos") && v.message().contains("unknown tier"));
+        assertThat(violations(t -> ((ObjectNode) t.get("scoring")).putObject("ttftSloMs").put("haiku", 0)))
+                .anyMatch(v -> v.pointer().startsWith("/scoring/ttftSloMs/haiku"));
+        assertThat(violations(t -> ((ObjectNode) t.get("scoring")).putObject("capacityDowngrade")
+                .put("complexityLow", 0.8).put("complexityHigh", 0.2)))
+                .anyMatch(v -> v.message().contains("complexity band"));
+        assertThat(violations(t -> ((ObjectNode) t.get("scoring")).putObject("capacityDowngrade").put("often", true)))
+                .anyMatch(v -> v.pointer().startsWith("/scoring/capacityDowngrade"));
+    }
+
+    @Test
     void aCycleInAChainIsRefused() {
         List<PolicyViolation> selfLoop = violations(t -> ((ArrayNode) t.get("chains").get("opus")).add("opus"));
         assertThat(selfLoop).extracting(PolicyViolation::pointer).containsExactly("/chains/opus/2");

@@ -1,5 +1,8 @@
 package dev.zerolayer.router.api;
 
+import dev.zerolayer.router.decision.Routed;
+import dev.zerolayer.router.dispatch.DispatchTrace;
+import dev.zerolayer.router.state.TtftLearner;
 import dev.zerolayer.router.wire.ClientApi;
 import dev.zerolayer.router.wire.ClientRequest;
 
@@ -14,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The gateway's Prometheus metrics: requests by API and status, routes by tier/cluster, route time, fallbacks by reason,
- * upstream TTFB; each labelled counter is registered once and then found in a map (building and registering a meter
+ * upstream TTFB (and, with a {@link TtftLearner}, the TTFT models' learning and error); each labelled counter is registered once and then found in a map (building and registering a meter
  * per request cost more than the increment).
  */
 public class GatewayMetrics {
@@ -26,9 +29,16 @@ public class GatewayMetrics {
     private final Map<String, Map<String, Counter>> routes = new ConcurrentHashMap<>();
     private final Map<String, Counter> fallbacks = new ConcurrentHashMap<>();
     private final Map<String, Counter> recoveries = new ConcurrentHashMap<>();
+    private final TtftLearner ttftLearner;
 
     public GatewayMetrics(MeterRegistry meters) {
+        this(meters, null);
+    }
+
+    /** Metrics that also feed each served answer's TTFB to the nodes' TTFT models ({@code ttft} null: none). */
+    public GatewayMetrics(MeterRegistry meters, TtftLearner ttft) {
         this.meters = meters;
+        this.ttftLearner = ttft;
         this.routeTime = Timer.builder("zerolayer_route_time").description("time to decide a route")
                 .publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(1_000))
                 .maximumExpectedValue(Duration.ofMillis(100)).register(meters);
@@ -67,5 +77,12 @@ public class GatewayMetrics {
     public void recovered(String kind, String reason) {
         recoveries.computeIfAbsent(kind + '|' + reason, k -> Counter.builder("zerolayer_stream_recoveries")
                 .tag("kind", kind).tag("reason", reason).register(meters)).increment();
+    }
+
+    /** A request's outcome for the TTFT models: its decision's prediction against the TTFB it got. */
+    void ttftObserved(Routed routed, DispatchTrace dispatch) {
+        if (ttftLearner != null && routed != null) {
+            ttftLearner.observe(routed.decision(), dispatch);
+        }
     }
 }

@@ -40,6 +40,7 @@ final class Outcomes {
         if (reason != null) {
             metrics.fallback(reason);
         }
+        metrics.ttftObserved(progress.routed(), progress.dispatch());
         try {
             publisher.offer(event(progress, status, httpStatus), tracing.headers(arrival.span()));
         } catch (RuntimeException e) {

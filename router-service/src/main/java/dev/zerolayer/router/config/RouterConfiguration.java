@@ -31,6 +31,7 @@ import dev.zerolayer.router.events.DecisionPublisher;
 import dev.zerolayer.router.models.ModelCatalogue;
 import dev.zerolayer.router.state.ActivePolicy;
 import dev.zerolayer.router.state.Fleet;
+import dev.zerolayer.router.state.TtftLearner;
 import dev.zerolayer.router.state.ViewsLoaded;
 import dev.zerolayer.router.tracing.RequestTracing;
 import dev.zerolayer.routing.prefix.FastBlockHasher;
@@ -125,9 +126,14 @@ public class RouterConfiguration {
     }
 
     @Bean
+    TtftLearner ttftLearner(MeterRegistry meters) {
+        return new TtftLearner(meters);
+    }
+
+    @Bean
     Fleet fleet(CompactedView<NodeHealth> nodeHealth, NodeGuards guards, ActivePolicy policy, Clock clock,
-            MeterRegistry meters) {
-        Fleet fleet = new Fleet(nodeHealth, guards, policy, clock);
+            MeterRegistry meters, TtftLearner ttft) {
+        Fleet fleet = new Fleet(nodeHealth, guards, policy, clock, ttft);
         io.micrometer.core.instrument.Gauge.builder("zerolayer_router_stale_node_records", fleet, Fleet::staleRecords)
                 .description("node-health records older than the policy's viewStaleMs (routed on own observations)")
                 .register(meters);
@@ -208,8 +214,8 @@ public class RouterConfiguration {
     }
 
     @Bean
-    GatewayMetrics gatewayMetrics(MeterRegistry meters) {
-        return new GatewayMetrics(meters);
+    GatewayMetrics gatewayMetrics(MeterRegistry meters, TtftLearner ttft) {
+        return new GatewayMetrics(meters, ttft);
     }
 
     /** Responses output items kept for later {@code item_reference}s (in memory, bounded, expiring). */

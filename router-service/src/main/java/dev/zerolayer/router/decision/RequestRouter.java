@@ -138,7 +138,8 @@ public class RequestRouter {
         int attempts = 1 + Math.max(0, document.resilience().hopLimit());
         return new RouteDecision(sameApi.tier(), sameApi.cluster(), sameApi.node(),
                 ranked.subList(0, Math.min(ranked.size(), attempts)), any.candidates(), sameApi.fired(),
-                sameApi.fallback(), sameApi.warningReason(), sameApi.cacheHit(), sameApi.pipeline());
+                sameApi.fallback(), sameApi.warningReason(), sameApi.cacheHit(), sameApi.pipeline(),
+                sameApi.predictedTtft());
     }
 
     /** A prompt no tier holds: the API's 400, naming its token count and the largest window. */

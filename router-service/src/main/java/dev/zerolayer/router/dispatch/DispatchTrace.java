@@ -80,6 +80,11 @@ public class DispatchTrace {
         return servedNode;
     }
 
+    /** The node that began the answer (the served node unless a continuation went on elsewhere). */
+    public String firstServedNode() {
+        return firstServedNode;
+    }
+
     public NodeRegistration served() {
         return served;
     }

@@ -24,7 +24,8 @@ import java.util.stream.Collectors;
  * health from the record, and the router's own in-flight count and breaker state per node. A record older than the
  * policy's {@code viewStaleMs} (telemetry-service or the broker gone) is not trusted: the node then counts as
  * routable with a fixed score and no reported load, and only the router's own observations (in-flight requests,
- * the breaker opened by recent failures) tell it apart.
+ * the breaker opened by recent failures) tell it apart. With a {@link TtftLearner}, each candidate carries its node's
+ * learned TTFT model.
  */
 public class Fleet {
 
@@ -39,12 +40,20 @@ public class Fleet {
     private final NodeGuards guards;
     private final ActivePolicy policy;
     private final Clock clock;
+    private final TtftLearner ttft;
 
     public Fleet(CompactedView<NodeHealth> health, NodeGuards guards, ActivePolicy policy, Clock clock) {
+        this(health, guards, policy, clock, null);
+    }
+
+    /** A fleet whose candidates carry each node's learned TTFT model ({@code ttft} null: none). */
+    public Fleet(CompactedView<NodeHealth> health, NodeGuards guards, ActivePolicy policy, Clock clock,
+            TtftLearner ttft) {
         this.health = health;
         this.guards = guards;
         this.policy = policy;
         this.clock = clock;
+        this.ttft = ttft;
     }
 
     /** Every known node as a decision candidate, holding no prompt blocks. */
@@ -65,7 +74,7 @@ public class Fleet {
                     stale ? 0.0 : node.load(), stale ? 0 : node.queueDepth(), registration.capacity(),
                     guards.inFlight(node.nodeId()), guards.breakerOpen(node.nodeId()),
                     leadingBlocksHeld.getOrDefault(node.nodeId(), 0), !stale && node.clusterLoadSpike(),
-                    traits(registration)));
+                    traits(registration), ttft == null ? null : ttft.model(registration)));
         }
         return candidates;
     }

@@ -127,7 +127,7 @@ public final class DecisionEngine {
                         >= thresholds.cacheHitBlockShare();
         fired.add(RuleFired.of(RuleFired.Kind.NODE_SCORE, node));
         return new RouteDecision(chosenTier, chosenCluster, node, attempts, allScored, fired, first(fallbacks),
-                choice.warning(), cacheHit, pipeline);
+                choice.warning(), cacheHit, pipeline, PredictedTtft.of(served, input));
     }
 
     /**

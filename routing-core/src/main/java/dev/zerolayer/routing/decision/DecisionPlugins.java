@@ -8,10 +8,12 @@ import dev.zerolayer.routing.decision.plugins.HighestScorePicker;
 import dev.zerolayer.routing.decision.plugins.LoadScorer;
 import dev.zerolayer.routing.decision.plugins.OpenBreakerFilter;
 import dev.zerolayer.routing.decision.plugins.ProtocolFilter;
+import dev.zerolayer.routing.decision.plugins.PredictedTtftScorer;
 import dev.zerolayer.routing.decision.plugins.PrefixShareScorer;
 import dev.zerolayer.routing.decision.plugins.QueueScorer;
 import dev.zerolayer.routing.decision.plugins.RoutableStateFilter;
 import dev.zerolayer.routing.decision.plugins.StickyScorer;
+import dev.zerolayer.routing.decision.plugins.TtftSloFilter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -43,15 +45,15 @@ public final class DecisionPlugins {
 
     /**
      * routing-core's plugins: the protocol filter (always run), SPEC rule 8's filters and five terms, adapter affinity
-     * and cost, the score picker.
+     * and cost, the TTFT SLO filter and predicted-TTFT scorer, the score picker.
      */
     public static DecisionPlugins builtIn() {
         return new DecisionPlugins(Map.of(), List.of(), Map.of(), Map.of())
                 .withRequired(new ProtocolFilter())
-                .with(new RoutableStateFilter()).with(new OpenBreakerFilter())
+                .with(new RoutableStateFilter()).with(new OpenBreakerFilter()).with(new TtftSloFilter())
                 .with(new PrefixShareScorer()).with(new LoadScorer()).with(new QueueScorer())
                 .with(new HealthScorer()).with(new StickyScorer())
-                .with(new AdapterAffinityScorer()).with(new CostScorer())
+                .with(new AdapterAffinityScorer()).with(new CostScorer()).with(new PredictedTtftScorer())
                 .with(new HighestScorePicker());
     }
 
@@ -136,6 +138,24 @@ public final class DecisionPlugins {
         if (!(scoring.costReferencePerMillionTokens() > 0) || scoring.costReferencePerMillionTokens().isInfinite()) {
             problems.add("scoring.costReferencePerMillionTokens must be above 0, was "
                     + scoring.costReferencePerMillionTokens());
+        }
+        if (!(scoring.ttftSloMargin() >= 0) || scoring.ttftSloMargin() > 100) {
+            problems.add("scoring.ttftSloMargin must be in [0,100], was " + scoring.ttftSloMargin());
+        }
+        if (!(scoring.ttftReferenceMs() > 0) || scoring.ttftReferenceMs().isInfinite()) {
+            problems.add("scoring.ttftReferenceMs must be above 0, was " + scoring.ttftReferenceMs());
+        }
+        for (Map.Entry<String, Double> slo : scoring.ttftSloMs().entrySet()) {
+            Double value = slo.getValue();
+            if (value == null || !(value > 0) || value.isInfinite()) {
+                problems.add("scoring.ttftSloMs." + slo.getKey() + " must be above 0 ms, was " + value);
+            }
+        }
+        double low = scoring.capacityDowngrade().complexityLow();
+        double high = scoring.capacityDowngrade().complexityHigh();
+        if (!(low >= 0 && low <= high && high <= 1)) {
+            problems.add("scoring.capacityDowngrade: complexity band must satisfy 0 <= complexityLow <= complexityHigh"
+                    + " <= 1, was [" + low + ", " + high + "]");
         }
         return problems;
     }

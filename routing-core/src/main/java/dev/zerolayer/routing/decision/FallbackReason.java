@@ -6,7 +6,8 @@ public enum FallbackReason {
     HIGH_COMPLEXITY_FALLBACK("high_complexity_fallback"),
     PEAK_LOAD_SHAPING("peak_load_shaping"),
     LOAD_SPIKE_REDIRECT("load_spike_redirect"),
-    TARGET_CLUSTER_UNAVAILABLE("target_cluster_unavailable");
+    TARGET_CLUSTER_UNAVAILABLE("target_cluster_unavailable"),
+    CAPACITY_DOWNGRADE("capacity_downgrade");
 
     private final String wire;
 

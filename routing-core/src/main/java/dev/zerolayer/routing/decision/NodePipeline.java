@@ -20,6 +20,7 @@ public final class NodePipeline {
     private final NodeScorer[] scorers;
     private final double[] weights;
     private final Picker picker;
+    private final boolean anySoft;
 
     NodePipeline(Scoring scoring, List<NodeFilter> admission, List<NodeFilter> filters, List<NodeScorer> scorers,
             Picker picker) {
@@ -32,6 +33,11 @@ public final class NodePipeline {
             weights[i] = scoring.weight(this.scorers[i].name());
         }
         this.picker = picker;
+        boolean soft = false;
+        for (NodeFilter filter : this.filters) {
+            soft |= filter.soft();
+        }
+        this.anySoft = soft;
     }
 
     public Scoring scoring() {
@@ -76,10 +82,13 @@ public final class NodePipeline {
         return admitted == null ? fleet : admitted;
     }
 
-    /** The first filter's reason to exclude the node, or null. */
+    /** The first hard filter's reason to exclude the node, or null (soft filters do not bar a node). */
     String excluded(NodeCandidate node, DecisionInput input) {
         for (NodeFilter filter : filters) {
-            String reason = filter.exclude(node, input);
+            if (filter.soft()) {
+                continue;
+            }
+            String reason = filter.exclude(node, input, scoring);
             if (reason != null) {
                 return reason;
             }
@@ -87,14 +96,46 @@ public final class NodePipeline {
         return null;
     }
 
-    /** Every node of the cluster, filtered and scored, in the picker's order. */
+    /** The first soft filter's reason to pass the node over, or null. */
+    private String passedOver(NodeCandidate node, DecisionInput input) {
+        if (!anySoft) {
+            return null;
+        }
+        for (NodeFilter filter : filters) {
+            if (filter.soft()) {
+                String reason = filter.exclude(node, input, scoring);
+                if (reason != null) {
+                    return reason;
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Every node of the cluster, filtered and scored, in the picker's order; soft filters' exclusions stand only when
+     * a node of the cluster passes every filter.
+     */
     List<ScoredCandidate> score(String cluster, String tier, DecisionInput input, List<NodeCandidate> fleet) {
+        boolean softHolds = false;
+        if (anySoft) {
+            for (NodeCandidate node : fleet) {
+                if (node.cluster().equals(cluster) && excluded(node, input) == null
+                        && passedOver(node, input) == null) {
+                    softHolds = true;
+                    break;
+                }
+            }
+        }
         List<ScoredCandidate> scored = new ArrayList<>();
         for (NodeCandidate node : fleet) {
             if (!node.cluster().equals(cluster)) {
                 continue;
             }
             String excluded = excluded(node, input);
+            if (excluded == null && softHolds) {
+                excluded = passedOver(node, input);
+            }
             if (excluded != null) {
                 scored.add(new ScoredCandidate(node.nodeId(), tier, cluster, excluded, 0.0, NO_TERMS, this));
                 continue;

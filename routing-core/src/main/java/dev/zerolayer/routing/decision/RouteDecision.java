@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * The outcome of the decision: the tier, cluster and node to serve (node null when none can: 529), the nodes to try in
  * order for bypass-on-failure (best first, never a node twice), every candidate's score, the rules that fired, the
- * fallback and warning the client is told about, and the pipeline that scored (its scorers and weights, for explain).
+ * fallback and warning the client is told about, the pipeline that scored (its scorers and weights, for explain), and the
+ * serving node's TTFT prediction with what it was made from (null without a model).
  */
 public record RouteDecision(
         String tier,
@@ -18,7 +19,15 @@ public record RouteDecision(
         FallbackReason fallback,
         FallbackReason warningReason,
         boolean cacheHit,
-        NodePipeline pipeline) {
+        NodePipeline pipeline,
+        PredictedTtft predictedTtft) {
+
+    /** A decision without a TTFT prediction. */
+    public RouteDecision(String tier, String cluster, String node, List<String> ranked, List<ScoredCandidate> candidates,
+            List<RuleFired> fired, FallbackReason fallback, FallbackReason warningReason, boolean cacheHit,
+            NodePipeline pipeline) {
+        this(tier, cluster, node, ranked, candidates, fired, fallback, warningReason, cacheHit, pipeline, null);
+    }
 
     public RouteDecision {
         ranked = List.copyOf(ranked);
@@ -33,7 +42,7 @@ public record RouteDecision(
     /** This decision with another serving node, cluster, tier and bypass order (the rest kept). */
     public RouteDecision servedBy(String newTier, String newCluster, String newNode, List<String> newRanked) {
         return new RouteDecision(newTier, newCluster, newNode, newRanked, candidates, fired, fallback, warningReason,
-                cacheHit, pipeline);
+                cacheHit, pipeline, predictedTtft != null && predictedTtft.node().equals(newNode) ? predictedTtft : null);
     }
 
     public boolean fallbackTriggered() {

@@ -2,6 +2,7 @@ package dev.zerolayer.routing.decision;
 
 import dev.zerolayer.contracts.fallback.PolicyDocument;
 import dev.zerolayer.contracts.fallback.TierSpec;
+import dev.zerolayer.routing.decision.rules.CapacityDowngradeRule;
 import dev.zerolayer.routing.decision.rules.HighComplexityRule;
 import dev.zerolayer.routing.decision.rules.PeakShapingRule;
 import dev.zerolayer.routing.decision.rules.PinRule;
@@ -9,7 +10,10 @@ import dev.zerolayer.routing.decision.rules.TierTableRule;
 import java.util.ArrayList;
 import java.util.List;
 
-/** SPEC section 3's tier rules in the order they apply: table, pin, high complexity, peak shaping. */
+/**
+ * SPEC section 3's tier rules in the order they apply: table, pin, high complexity, peak shaping, then capacity
+ * downgrade (off unless the policy turns it on).
+ */
 public final class RoutingRules {
 
     private final List<RoutingRule> rules;
@@ -20,7 +24,7 @@ public final class RoutingRules {
 
     public static RoutingRules standard() {
         return new RoutingRules(List.of(new TierTableRule(), new PinRule(), new HighComplexityRule(),
-                new PeakShapingRule()));
+                new PeakShapingRule(), new CapacityDowngradeRule()));
     }
 
     /** These rules with one more after them. */

@@ -12,6 +12,7 @@ public record RuleFired(Kind kind, String detail) {
         HIGH_COMPLEXITY_FALLBACK("high_complexity_fallback"),
         HIGH_COMPLEXITY_WARNING("high_complexity_warning"),
         PEAK_LOAD_SHAPING("peak_load_shaping"),
+        CAPACITY_DOWNGRADE("capacity_downgrade"),
         CONTEXT_WINDOW("context_window"),
         LOAD_SPIKE_REDIRECT("load_spike_redirect"),
         CLUSTER_UNHEALTHY("cluster_unhealthy"),
