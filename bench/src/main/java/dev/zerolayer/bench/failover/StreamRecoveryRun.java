@@ -55,7 +55,7 @@ public final class StreamRecoveryRun {
     }
 
     /** One streamed answer as the client saw it. */
-    record Streamed(String prompt, String requestId, int status, long ttftMs, long totalMs, String text,
+    record Streamed(String prompt, String requestId, String route, int status, long ttftMs, long totalMs, String text,
             int outputTokens, String stop, int starts, int stops, int errors) {
 
         boolean wellFormed() {
@@ -148,9 +148,10 @@ public final class StreamRecoveryRun {
                 .append(" closed-loop clients streaming answers of up to ").append(maxTokens).append(" tokens pinned to ")
                 .append(TIER).append(" (2 nodes), ").append(window.toSeconds()).append(" s per scenario; faults on ")
                 .append(node).append(".\n\n");
-        md.append("| scenario | streams | broken (error event, no end or wrong text) | text ≠ uninterrupted | "
-                + "continued | closed | not continued | seam added p50 / p99 ms | TTFT p50 / p99 ms | hedges won / lost "
-                + "(share of requests) |\n|---|---|---|---|---|---|---|---|---|---|\n");
+        md.append("| scenario | streams | began on the faulted node | served by another tier | broken (error event, "
+                + "no end, or text ≠ the uninterrupted answer) | of which text ≠ | continued | closed | not continued | "
+                + "seam added p50 / p99 ms | TTFT p50 / p99 ms | hedges won / lost (share of requests) |\n"
+                + "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         try (DecisionTap tap = new DecisionTap(kafka)) {
             FailoverRun.awaitTrue(tap::ready, Duration.ofSeconds(60), "the decision tap did not get its partitions");
             Map<String, Reference> references = references(prompts);
@@ -175,11 +176,21 @@ public final class StreamRecoveryRun {
             List<Future<?>> done = new ArrayList<>();
             for (String prompt : prompts) {
                 done.add(pool.submit(() -> {
-                    HttpResponse<String> response = http.send(request(prompt, false).build(),
-                            HttpResponse.BodyHandlers.ofString());
+                    // the tier's own answer: at start-up a cold tier may still be bypassed to another model's
+                    HttpResponse<String> response = null;
+                    for (int attempt = 0; attempt < 30; attempt++) {
+                        response = http.send(request(prompt, false).build(), HttpResponse.BodyHandlers.ofString());
+                        if (response.statusCode() == 200 && response.headers().firstValue("x-anthropic-route")
+                                .orElse("").startsWith(TIER + "/")) {
+                            break;
+                        }
+                        Thread.sleep(1_000); // pacing retries while the tier warms up
+                    }
                     JsonNode message = EventCodec.mapper().readTree(response.body());
-                    if (response.statusCode() != 200) {
-                        throw new IllegalStateException("reference answer: " + response.statusCode());
+                    if (response.statusCode() != 200 || !response.headers().firstValue("x-anthropic-route")
+                            .orElse("").startsWith(TIER + "/")) {
+                        throw new IllegalStateException("reference answer: " + response.statusCode() + " "
+                                + response.headers().firstValue("x-anthropic-route").orElse("no route"));
                     }
                     out.put(prompt, new Reference(message.path("content").path(0).path("text").asString(""),
                             message.path("usage").path("output_tokens").asInt(), message.path("stop_reason")
@@ -202,7 +213,8 @@ public final class StreamRecoveryRun {
                 + "}]}";
         return HttpRequest.newBuilder(URI.create(router + "/v1/messages")).timeout(Duration.ofSeconds(120))
                 .header("content-type", "application/json").header("x-api-key", StackProcess.API_KEY)
-                .header("anthropic-routing-priority", TIER).POST(HttpRequest.BodyPublishers.ofString(body));
+                .header("anthropic-routing-priority", TIER).header("anthropic-debug", "route")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
     }
 
     /** The tier's continuation and hedge as the scenario wants them, applied and seen by the router. */
@@ -305,12 +317,14 @@ public final class StreamRecoveryRun {
         int outputTokens = 0;
         String stop = "";
         String requestId = "";
+        String route = "";
         int status = 0;
         try {
             HttpResponse<InputStream> response = http.send(request(prompt, true).build(),
                     HttpResponse.BodyHandlers.ofInputStream());
             status = response.statusCode();
             requestId = response.headers().firstValue("request-id").orElse("");
+            route = response.headers().firstValue("x-anthropic-route").orElse("");
             try (BufferedReader lines = new BufferedReader(new InputStreamReader(response.body(),
                     StandardCharsets.UTF_8))) {
                 String line;
@@ -341,15 +355,17 @@ public final class StreamRecoveryRun {
         } catch (Exception e) {
             counts[2]++;
         }
-        return new Streamed(prompt, requestId, status, ttft < 0 ? -1 : ttft / 1_000_000,
+        return new Streamed(prompt, requestId, route, status, ttft < 0 ? -1 : ttft / 1_000_000,
                 (System.nanoTime() - start) / 1_000_000, text.toString(), outputTokens, stop, counts[0], counts[1],
                 counts[2]);
     }
 
-    private static String row(Scenario scenario, List<Streamed> streamed, Map<String, Reference> references,
+    private String row(Scenario scenario, List<Streamed> streamed, Map<String, Reference> references,
             Map<String, RoutingDecision> decisions) {
         int broken = 0;
         int wrongText = 0;
+        int otherTier = 0;
+        int onFaulted = 0;
         List<Long> ttfts = new ArrayList<>();
         List<Long> seams = new ArrayList<>();
         int[] kinds = new int[Recovery.Kind.values().length];
@@ -357,10 +373,14 @@ public final class StreamRecoveryRun {
             Reference reference = references.get(s.prompt());
             boolean sameText = reference != null && reference.text().equals(s.text())
                     && reference.outputTokens() == s.outputTokens() && reference.stop().equals(s.stop());
-            if (!s.wellFormed() || !sameText) {
+            boolean tier = s.route().startsWith(TIER + "/");
+            if (!s.wellFormed()) {
                 broken++;
-            }
-            if (s.wellFormed() && !sameText) {
+            } else if (!tier) {
+                // another tier's model answers otherwise: well-formed, but not comparable
+                otherTier++;
+            } else if (!sameText) {
+                broken++;
                 wrongText++;
             }
             if (s.ttftMs() >= 0) {
@@ -368,6 +388,7 @@ public final class StreamRecoveryRun {
             }
             RoutingDecision decision = decisions.get(s.requestId());
             if (decision != null) {
+                onFaulted += !decision.nodesTried().isEmpty() && decision.nodesTried().get(0).equals(node) ? 1 : 0;
                 for (Recovery r : decision.recoveries()) {
                     kinds[r.kind().ordinal()]++;
                     if (r.kind() == Recovery.Kind.CONTINUED) {
@@ -377,10 +398,11 @@ public final class StreamRecoveryRun {
             }
         }
         int hedges = kinds[Recovery.Kind.HEDGE_WON.ordinal()] + kinds[Recovery.Kind.HEDGE_LOST.ordinal()];
-        return String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %d | %d | %s | %s | %d / %d (%.1f %%) |",
-                scenario.name(), streamed.size(), broken, wrongText, kinds[Recovery.Kind.CONTINUED.ordinal()],
-                kinds[Recovery.Kind.CLOSED.ordinal()], kinds[Recovery.Kind.NOT_CONTINUED.ordinal()], pair(seams),
-                pair(ttfts), kinds[Recovery.Kind.HEDGE_WON.ordinal()], kinds[Recovery.Kind.HEDGE_LOST.ordinal()],
+        return String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %s | %s | %d / %d (%.1f %%) |",
+                scenario.name(), streamed.size(), onFaulted, otherTier, broken, wrongText,
+                kinds[Recovery.Kind.CONTINUED.ordinal()], kinds[Recovery.Kind.CLOSED.ordinal()],
+                kinds[Recovery.Kind.NOT_CONTINUED.ordinal()], pair(seams), pair(ttfts),
+                kinds[Recovery.Kind.HEDGE_WON.ordinal()], kinds[Recovery.Kind.HEDGE_LOST.ordinal()],
                 streamed.isEmpty() ? 0.0 : 100.0 * hedges / streamed.size());
     }
 
