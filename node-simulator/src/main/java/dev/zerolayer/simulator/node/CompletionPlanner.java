@@ -66,7 +66,13 @@ final class CompletionPlanner {
             draw = new OutputLength.Draw(tokens, tokens >= chat.maxTokens());
         }
         String[] pieces = generator.pieces(random, draw.tokens());
-        Completion.Stop stop = draw.capped() ? Completion.Stop.MAX_TOKENS : Completion.Stop.END;
+        return stopped(chat, thinking, signature, pieces, draw.capped() ? Completion.Stop.MAX_TOKENS
+                : Completion.Stop.END);
+    }
+
+    /** A text choice cut at the first of the request's stop sequences in it, or with its own stop reason. */
+    private static Completion.Choice stopped(ChatRequest chat, String[] thinking, String signature, String[] pieces,
+            Completion.Stop stop) {
         String matched = null;
         if (!chat.stopSequences().isEmpty()) {
             String text = TextGenerator.text(pieces);
@@ -121,22 +127,7 @@ final class CompletionPlanner {
             rest = rest.subList(0, budget);
             stop = Completion.Stop.MAX_TOKENS;
         }
-        String[] kept = rest.toArray(String[]::new);
-        String matched = null;
-        String text = TextGenerator.text(kept);
-        int cutAt = -1;
-        for (String sequence : chat.stopSequences()) {
-            int found = text.indexOf(sequence);
-            if (found >= 0 && (cutAt < 0 || found < cutAt)) {
-                cutAt = found;
-                matched = sequence;
-            }
-        }
-        if (cutAt >= 0) {
-            kept = cut(kept, cutAt);
-            stop = Completion.Stop.STOP_SEQUENCE;
-        }
-        return new Completion.Choice(new String[0], null, !chat.thinking().omitted(), kept, null, stop, matched);
+        return stopped(chat, new String[0], null, rest.toArray(String[]::new), stop);
     }
 
     /** The tool to call, or null: forced by the choice, else asked for by name in the latest user text. */

@@ -1,8 +1,6 @@
 package dev.zerolayer.router.answer;
 
 import dev.zerolayer.contracts.codec.EventCodec;
-import dev.zerolayer.router.wire.SseFramer;
-import java.io.ByteArrayOutputStream;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,11 +14,8 @@ import tools.jackson.databind.node.ObjectNode;
  * answer's (input as first counted, output tokens sent before plus the new ones); then written by the request's
  * {@link ClientEvents} and added to the same {@link Transcript}, so a second break can go on again.
  */
-final class Seam extends AttemptStream {
+final class Seam extends TranslatedStream {
 
-    private final SseFramer framer = new SseFramer();
-    private final UpstreamDecoder decoder;
-    private final ClientEvents client;
     private final Transcript.Go go;
     /** The new node's block index to the client's (absent: a block not shown yet). */
     private final Map<Integer, Integer> indexes = new HashMap<>();
@@ -33,9 +28,7 @@ final class Seam extends AttemptStream {
     private boolean first = true;
 
     Seam(UpstreamDecoder decoder, ClientEvents client, Transcript transcript, Transcript.Go go) {
-        super(transcript);
-        this.decoder = decoder;
-        this.client = client;
+        super(decoder, client, transcript);
         this.go = go;
         this.nextIndex = go.nextIndex();
         this.openText = go.openText();
@@ -44,50 +37,9 @@ final class Seam extends AttemptStream {
         this.outputTokens = go.sentTokens();
     }
 
-    @Override
-    public byte[] onChunk(byte[] chunk) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(chunk.length + 64);
-        for (byte[] raw : framer.add(chunk)) {
-            write(decoder.read(raw), out);
-        }
-        return out.toByteArray();
-    }
-
-    @Override
-    public byte[] onEnd() {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-        byte[] rest = framer.rest();
-        if (rest != null) {
-            write(decoder.read(rest), out);
-        }
-        write(decoder.end(), out);
-        emitted |= out.size() > 0;
-        upstreamEnded();
-        return out.toByteArray();
-    }
-
-    private void write(List<AnswerEvent> events, ByteArrayOutputStream out) {
-        for (AnswerEvent event : events) {
-            if (terminal) {
-                return;
-            }
-            if (event instanceof AnswerEvent.Failure failure) {
-                // after the client got bytes the node broke the answer: what follows is the dispatcher's call
-                nodeError(failure.error(), emitted || out.size() > 0);
-                break;
-            }
-            for (AnswerEvent spliced : splice(event)) {
-                if (transcript != null) {
-                    transcript.add(spliced);
-                }
-                out.writeBytes(client.write(spliced));
-            }
-        }
-        emitted |= out.size() > 0;
-    }
-
     /** The events the client gets for one of the new node's. */
-    private List<AnswerEvent> splice(AnswerEvent event) {
+    @Override
+    protected List<AnswerEvent> shown(AnswerEvent event) {
         if (event instanceof AnswerEvent.Start start) {
             return List.of();
         }
@@ -207,15 +159,5 @@ final class Seam extends AttemptStream {
         }
         tail = "";
         return text;
-    }
-
-    @Override
-    protected byte[] errorBytes(ObjectNode nodeError, String message) {
-        return client.failure(nodeError, message);
-    }
-
-    @Override
-    protected byte[] closeBytes() {
-        return client.close();
     }
 }

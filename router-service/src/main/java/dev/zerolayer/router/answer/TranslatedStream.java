@@ -10,7 +10,7 @@ import tools.jackson.databind.node.ObjectNode;
  * in the client's API by the request's {@link ClientEvents}; usage, the end and the node's error are tracked from the
  * events, and what the client got is kept (when asked) for a continuation.
  */
-final class TranslatedStream extends AttemptStream {
+class TranslatedStream extends AttemptStream {
 
     private final SseFramer framer = new SseFramer();
     private final UpstreamDecoder decoder;
@@ -55,13 +55,20 @@ final class TranslatedStream extends AttemptStream {
                 nodeError(failure.error(), emitted || out.size() > 0);
                 break;
             }
-            track(event);
-            if (transcript != null) {
-                transcript.add(event);
+            for (AnswerEvent shown : shown(event)) {
+                if (transcript != null) {
+                    transcript.add(shown);
+                }
+                out.writeBytes(client.write(shown));
             }
-            out.writeBytes(client.write(event));
         }
         emitted |= out.size() > 0;
+    }
+
+    /** The events the client gets for one of the node's (the event itself, its usage and end tracked). */
+    protected List<AnswerEvent> shown(AnswerEvent event) {
+        track(event);
+        return List.of(event);
     }
 
     private void track(AnswerEvent event) {
