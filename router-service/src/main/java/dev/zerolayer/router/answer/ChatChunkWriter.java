@@ -17,6 +17,7 @@ import tools.jackson.databind.node.ObjectNode;
 public final class ChatChunkWriter {
 
     private final String model;
+    private final java.util.function.Supplier<ObjectNode> debug;
     private final long created = System.currentTimeMillis() / 1000;
     private final Map<Integer, String> kinds = new HashMap<>();
     private final Map<Integer, Integer> toolIndexes = new HashMap<>();
@@ -25,7 +26,13 @@ public final class ChatChunkWriter {
     private String finish;
 
     public ChatChunkWriter(String model) {
+        this(model, null);
+    }
+
+    /** @param debug the {@code debug} object the first chunk carries (null: none asked), as a passed-on stream's does */
+    public ChatChunkWriter(String model, java.util.function.Supplier<ObjectNode> debug) {
         this.model = model;
+        this.debug = debug;
     }
 
     /** Goes on with a stream whose chunks another writer (or the node) began: its chunks' id. */
@@ -39,7 +46,11 @@ public final class ChatChunkWriter {
         if (event instanceof AnswerEvent.Start start) {
             id = "chatcmpl-" + start.message().path("id").asString("zl").replaceFirst("^msg_", "");
             usage = start.message().get("usage") instanceof ObjectNode u ? u.deepCopy() : obj();
-            out.add(chunk(obj().put("role", "assistant").put("content", ""), null));
+            ObjectNode first = chunk(obj().put("role", "assistant").put("content", ""), null);
+            if (debug != null) {
+                first.set("debug", debug.get());
+            }
+            out.add(first);
         } else if (event instanceof AnswerEvent.BlockStart start) {
             String type = start.block().path("type").asString("");
             kinds.put(start.index(), type);

@@ -30,7 +30,7 @@ public final class ClientEvents {
         this.api = api;
         this.clientWantsUsage = clientWantsUsage;
         this.anthropic = api == ClientApi.ANTHROPIC ? new AnthropicSseWriter(model, debug) : null;
-        this.chat = api == ClientApi.OPENAI ? new ChatChunkWriter(model) : null;
+        this.chat = api == ClientApi.OPENAI ? new ChatChunkWriter(model, debug) : null;
         this.responses = api == ClientApi.RESPONSES ? responses.get() : null;
     }
 

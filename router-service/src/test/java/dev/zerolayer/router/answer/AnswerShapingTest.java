@@ -277,4 +277,19 @@ class AnswerShapingTest {
         assertThat(capped.response().path("incomplete_details").path("reason").stringValue())
                 .isEqualTo("max_output_tokens");
     }
+
+    @Test
+    void aTranslatedChatStreamCarriesTheDebugObjectOnItsFirstChunkAsAPassedOnOneDoes() {
+        ObjectNode debug = EventCodec.mapper().createObjectNode().put("node", "n1");
+        StreamAnswer stream = new Answers(ClientApi.OPENAI, "asked", () -> debug, 7, false,
+                EventCodec.mapper().createObjectNode(), item -> {
+                }).stream(UpstreamProtocol.ANTHROPIC);
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        feed(ANTHROPIC, chunk -> out.writeBytes(stream.onChunk(chunk)));
+        out.writeBytes(stream.onEnd());
+
+        String[] chunks = out.toString(StandardCharsets.UTF_8).split("\n\n");
+        assertThat(chunks[0]).contains("\"role\":\"assistant\"").contains("\"debug\":{\"node\":\"n1\"}");
+        assertThat(java.util.Arrays.stream(chunks).skip(1)).noneMatch(chunk -> chunk.contains("\"debug\""));
+    }
 }
