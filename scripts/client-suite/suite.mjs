@@ -242,6 +242,28 @@ async function simulatorFault(method, body) {
   expect(response.ok, `simulator ${method}: ${response.status} ${await response.text()}`);
 }
 
+/** Waits (polling the router's explain) until the cutting node is an eligible candidate of its tier. */
+async function cutNodeEligible(limitMs) {
+  const until = Date.now() + limitMs;
+  let last = 'no answer';
+  while (Date.now() < until) {
+    const response = await fetch(`${base}/v1/route/explain`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key, 'anthropic-routing-priority': 'opus' },
+      body: JSON.stringify({ model: 'claude-opus-4-1', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    if (response.ok) {
+      const candidate = (await response.json()).candidates?.find((c) => c.node === CUT_NODE);
+      if (candidate?.eligible) {
+        return;
+      }
+      last = JSON.stringify(candidate?.excluded_because ?? 'absent');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`${CUT_NODE} did not become eligible again: ${last}`);
+}
+
 /** Streams each prompt with the node cutting; then, the fault cleared, asks each whole: the answers must match. */
 async function cutStreams(client, streamOne, wholeOne) {
   if (!simulator || !adminToken) {
@@ -249,6 +271,8 @@ async function cutStreams(client, streamOne, wholeOne) {
   }
   const prompts = Array.from({ length: CUT_PROMPTS }, (_, i) => `Cut ${client} ${Date.now()} ${i}: explain breakers.`);
   const streamed = [];
+  // an earlier case's cuts open the node's breaker and lower its health for a while: wait until it is a candidate again
+  await cutNodeEligible(90_000);
   await simulatorFault('POST', { type: 'stream_cut', durationMs: 120000, intensity: 1.0 });
   try {
     for (const prompt of prompts) {
