@@ -225,25 +225,25 @@ await check('openai-sdk', 'legacy completions and models', async () => {
 
 // ------------------------------------------------------------------ a stream cut mid-answer, through both official SDKs
 // With SIMULATOR_URL and ZEROLAYER_ADMIN_TOKEN (the stack's simulator and admin token; ./zerolayer up prints both):
-// one of the two opus nodes cuts every stream mid-answer; each client stream still ends in a complete, well-formed
+// one of the two opus nodes (each SDK its own) cuts every stream mid-answer; each client stream still ends in a complete, well-formed
 // answer equal to the uninterrupted one (every simulated node of a model answers a prompt alike), and some of those
 // streams began on the cutting node. Without them the case is skipped (FullStackIT sets them).
 
 const simulator = process.env.SIMULATOR_URL;
 const adminToken = process.env.ZEROLAYER_ADMIN_TOKEN;
-const CUT_NODE = process.env.CUT_NODE ?? 'opus-a100-80g-0';
+const OPUS_NODES = ['opus-a100-80g-0', 'opus-a100-80g-1'];
 const CUT_PROMPTS = 6;
 
-async function simulatorFault(method, body) {
-  const response = await fetch(`${simulator}/admin/nodes/${CUT_NODE}/faults`, {
+async function simulatorFault(node, method, body) {
+  const response = await fetch(`${simulator}/admin/nodes/${node}/faults`, {
     method, headers: { 'content-type': 'application/json', authorization: `Bearer ${adminToken}` },
     body: body ? JSON.stringify(body) : undefined,
   });
   expect(response.ok, `simulator ${method}: ${response.status} ${await response.text()}`);
 }
 
-/** Waits (polling the router's explain) until the cutting node is an eligible candidate of its tier. */
-async function cutNodeEligible(limitMs) {
+/** Waits (polling the router's explain) until every opus node is an eligible candidate again. */
+async function opusEligible(limitMs) {
   const until = Date.now() + limitMs;
   let last = 'no answer';
   while (Date.now() < until) {
@@ -253,51 +253,55 @@ async function cutNodeEligible(limitMs) {
       body: JSON.stringify({ model: 'claude-opus-4-1', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }),
     });
     if (response.ok) {
-      const candidate = (await response.json()).candidates?.find((c) => c.node === CUT_NODE);
-      if (candidate?.eligible) {
+      const candidates = (await response.json()).candidates ?? [];
+      const opus = OPUS_NODES.map((node) => candidates.find((c) => c.node === node));
+      if (opus.every((c) => c?.eligible)) {
         return;
       }
-      last = JSON.stringify(candidate?.excluded_because ?? 'absent');
+      last = JSON.stringify(opus.map((c) => c?.excluded_because ?? 'absent'));
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  throw new Error(`${CUT_NODE} did not become eligible again: ${last}`);
+  throw new Error(`the opus nodes did not become eligible again: ${last}`);
 }
 
-/** Streams each prompt with the node cutting; then, the fault cleared, asks each whole: the answers must match. */
-async function cutStreams(client, streamOne, wholeOne) {
+/**
+ * Streams each prompt with {@code cutNode} cutting; then, the fault cleared, asks each whole: the answers must match.
+ * Each SDK cuts a different node: an earlier case's cuts leave its node the less preferred one for a while.
+ */
+async function cutStreams(client, cutNode, streamOne, wholeOne) {
   if (!simulator || !adminToken) {
     return { skipped: 'SIMULATOR_URL / ZEROLAYER_ADMIN_TOKEN not set' };
   }
   const prompts = Array.from({ length: CUT_PROMPTS }, (_, i) => `Cut ${client} ${Date.now()} ${i}: explain breakers.`);
   const streamed = [];
-  // an earlier case's cuts open the node's breaker and lower its health for a while: wait until it is a candidate again
-  await cutNodeEligible(90_000);
-  await simulatorFault('POST', { type: 'stream_cut', durationMs: 120000, intensity: 1.0 });
+  // an earlier case's cuts open a node's breaker and lower its health for a while: both must be candidates again
+  await opusEligible(90_000);
+  await simulatorFault(cutNode, 'POST', { type: 'stream_cut', durationMs: 120000, intensity: 1.0 });
   try {
     for (const prompt of prompts) {
       streamed.push(await streamOne(prompt));
     }
   } finally {
-    await simulatorFault('DELETE');
+    await simulatorFault(cutNode, 'DELETE');
   }
   let cut = 0;
   for (let i = 0; i < prompts.length; i++) {
     const reference = await wholeOne(prompts[i]);
     const got = streamed[i];
-    cut += got.firstNode === CUT_NODE ? 1 : 0;
+    cut += got.firstNode === cutNode ? 1 : 0;
     expect(got.text === reference.text, `prompt ${i} (first node ${got.firstNode}): streamed text differs from the `
         + `uninterrupted answer:\n${JSON.stringify(got.text)}\n${JSON.stringify(reference.text)}`);
     expect(got.stop === reference.stop, `prompt ${i}: stop ${got.stop} vs ${reference.stop}`);
     expect(got.outputTokens === reference.outputTokens, `prompt ${i}: output tokens ${got.outputTokens} vs `
         + `${reference.outputTokens}`);
   }
-  expect(cut >= 1, `no stream began on the cutting node ${CUT_NODE}: ${streamed.map((s) => s.firstNode)}`);
+  expect(cut >= 1, `no stream began on the cutting node ${cutNode}: ${streamed.map((s) => s.firstNode)}`);
   return { streams: prompts.length, beganOnCutNode: cut };
 }
 
 await check('anthropic-sdk', 'a stream cut mid-answer still ends complete (finalMessage)', async () => cutStreams(
-  'anthropic-sdk',
+  'anthropic-sdk', OPUS_NODES[0],
   async (prompt) => {
     const stream = anthropic.messages.stream({
       model: 'claude-opus-4-1', max_tokens: 48, messages: [{ role: 'user', content: prompt }],
@@ -315,7 +319,7 @@ await check('anthropic-sdk', 'a stream cut mid-answer still ends complete (final
   }));
 
 await check('openai-sdk', 'a stream cut mid-answer still ends complete (finalChatCompletion)', async () => cutStreams(
-  'openai-sdk',
+  'openai-sdk', OPUS_NODES[1],
   async (prompt) => {
     let firstNode;
     const stream = openai.chat.completions.stream({
