@@ -9,7 +9,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -81,11 +80,7 @@ public final class FailoverRun {
             List<FailoverAnalysis.Result> results = run(settings, faults);
             String md = markdown(results, settings, "FailoverRun " + String.join(" ", args));
             System.out.println(md);
-            if (o.containsKey("out")) {
-                Path out = Path.of(o.get("out"));
-                Files.createDirectories(out.toAbsolutePath().getParent());
-                Files.writeString(out, md);
-            }
+            arguments.writeOut(md);
         } finally {
             if (stack != null) {
                 stack.close();

@@ -14,7 +14,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -125,11 +124,7 @@ public final class StreamRecoveryRun {
                             "gateway_congestion", 1.0, 0, true, null, true, 150L, 60));
             String md = run.run(kafka, scenarios, "StreamRecoveryRun " + String.join(" ", args));
             System.out.println(md);
-            if (o.containsKey("out")) {
-                Path out = Path.of(o.get("out"));
-                Files.createDirectories(out.toAbsolutePath().getParent());
-                Files.writeString(out, md);
-            }
+            arguments.writeOut(md);
         } finally {
             if (stack != null) {
                 stack.close();

@@ -32,4 +32,14 @@ public record RunArguments(Map<String, String> options, Set<String> flags) {
     public boolean has(String flag) {
         return flags.contains(flag);
     }
+
+    /** Writes a runner's report to {@code --out} (its folder created) when given. */
+    public void writeOut(String report) throws java.io.IOException {
+        String out = options.get("out");
+        if (out != null) {
+            java.nio.file.Path path = java.nio.file.Path.of(out);
+            java.nio.file.Files.createDirectories(path.toAbsolutePath().getParent());
+            java.nio.file.Files.writeString(path, report);
+        }
+    }
 }
