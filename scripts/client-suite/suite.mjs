@@ -225,9 +225,10 @@ await check('openai-sdk', 'legacy completions and models', async () => {
 
 // ------------------------------------------------------------------ a stream cut mid-answer, through both official SDKs
 // With SIMULATOR_URL and ZEROLAYER_ADMIN_TOKEN (the stack's simulator and admin token; ./zerolayer up prints both):
-// one of the two opus nodes (each SDK its own) cuts every stream mid-answer; each client stream still ends in a complete, well-formed
-// answer equal to the uninterrupted one (every simulated node of a model answers a prompt alike), and some of those
-// streams began on the cutting node. Without them the case is skipped (FullStackIT sets them).
+// one of the two opus nodes (each SDK its own) cuts every stream mid-answer (the router asks nodes to stream even for a
+// client that wants the answer whole); each client stream, and each whole answer asked meanwhile, is complete,
+// well-formed and equal to the uninterrupted one (every simulated node of a model answers a prompt alike), and some of
+// those streams began on the cutting node. Without them the case is skipped (FullStackIT sets them).
 
 const simulator = process.env.SIMULATOR_URL;
 const adminToken = process.env.ZEROLAYER_ADMIN_TOKEN;
@@ -273,34 +274,49 @@ async function cutStreams(client, cutNode, streamOne, wholeOne) {
   if (!simulator || !adminToken) {
     return { skipped: 'SIMULATOR_URL / ZEROLAYER_ADMIN_TOKEN not set' };
   }
-  const prompts = Array.from({ length: CUT_PROMPTS }, (_, i) => `Cut ${client} ${Date.now()} ${i}: explain breakers.`);
+  const now = Date.now();
+  const prompts = Array.from({ length: CUT_PROMPTS }, (_, i) => `Cut ${client} ${now} ${i}: explain breakers.`);
+  const wholePrompts = Array.from({ length: CUT_PROMPTS }, (_, i) => `Whole ${client} ${now} ${i}: explain bulkheads.`);
   const streamed = [];
+  const wholes = [];
   // an earlier case's cuts open a node's breaker and lower its health for a while: both must be candidates again
   await opusEligible(90_000);
   await simulatorFault(cutNode, 'POST', { type: 'stream_cut', durationMs: 120000, intensity: 1.0 });
   try {
-    for (const prompt of prompts) {
-      streamed.push(await streamOne(prompt));
+    for (let i = 0; i < prompts.length; i++) {
+      streamed.push(await streamOne(prompts[i]));
+      wholes.push(await wholeOne(wholePrompts[i], true));
     }
   } finally {
     await simulatorFault(cutNode, 'DELETE');
   }
+  const same = (what, got, reference) => {
+    expect(got.text === reference.text, `${what}: text differs from the uninterrupted answer:\n`
+        + `${JSON.stringify(got.text)}\n${JSON.stringify(reference.text)}`);
+    expect(got.stop === reference.stop, `${what}: stop ${got.stop} vs ${reference.stop}`);
+    expect(got.outputTokens === reference.outputTokens, `${what}: output tokens ${got.outputTokens} vs `
+        + `${reference.outputTokens}`);
+  };
   let cut = 0;
+  let wholeContinued = 0;
   for (let i = 0; i < prompts.length; i++) {
-    const reference = await wholeOne(prompts[i]);
     const got = streamed[i];
     cut += got.firstNode === cutNode ? 1 : 0;
-    expect(got.text === reference.text, `prompt ${i} (first node ${got.firstNode}): streamed text differs from the `
-        + `uninterrupted answer:\n${JSON.stringify(got.text)}\n${JSON.stringify(reference.text)}`);
-    expect(got.stop === reference.stop, `prompt ${i}: stop ${got.stop} vs ${reference.stop}`);
-    expect(got.outputTokens === reference.outputTokens, `prompt ${i}: output tokens ${got.outputTokens} vs `
-        + `${reference.outputTokens}`);
+    same(`streamed prompt ${i} (first node ${got.firstNode})`, got, await wholeOne(prompts[i], false));
+    const whole = wholes[i];
+    // a whole answer's debug lists how a break was got over: from the cutting node, always by continuing
+    for (const recovery of whole.recoveries) {
+      expect(recovery.from_node === cutNode && recovery.kind === 'continued',
+        `whole prompt ${i}: recovery ${JSON.stringify(recovery)}`);
+      wholeContinued++;
+    }
+    same(`whole prompt ${i} (recoveries ${whole.recoveries.length})`, whole, await wholeOne(wholePrompts[i], false));
   }
   expect(cut >= 1, `no stream began on the cutting node ${cutNode}: ${streamed.map((s) => s.firstNode)}`);
-  return { streams: prompts.length, beganOnCutNode: cut };
+  return { streams: prompts.length, beganOnCutNode: cut, wholes: wholes.length, wholesContinued: wholeContinued };
 }
 
-await check('anthropic-sdk', 'a stream cut mid-answer still ends complete (finalMessage)', async () => cutStreams(
+await check('anthropic-sdk', 'a stream cut mid-answer still ends complete (finalMessage), and a whole answer too', async () => cutStreams(
   'anthropic-sdk', OPUS_NODES[0],
   async (prompt) => {
     const stream = anthropic.messages.stream({
@@ -311,14 +327,16 @@ await check('anthropic-sdk', 'a stream cut mid-answer still ends complete (final
     return { text: message.content[0].text, stop: message.stop_reason, outputTokens: message.usage.output_tokens,
       firstNode: message.debug?.node };
   },
-  async (prompt) => {
+  async (prompt, trace) => {
     const message = await anthropic.messages.create({
       model: 'claude-opus-4-1', max_tokens: 48, messages: [{ role: 'user', content: prompt }],
-    }, { headers: { 'anthropic-routing-priority': 'opus' } });
-    return { text: message.content[0].text, stop: message.stop_reason, outputTokens: message.usage.output_tokens };
+    }, { headers: { 'anthropic-routing-priority': 'opus', ...(trace ? { 'anthropic-trace': 'true' } : {}) } });
+    expect(message.content.length === 1 && message.content[0].type === 'text', `blocks ${JSON.stringify(message.content)}`);
+    return { text: message.content[0].text, stop: message.stop_reason, outputTokens: message.usage.output_tokens,
+      recoveries: message.debug?.recoveries ?? [] };
   }));
 
-await check('openai-sdk', 'a stream cut mid-answer still ends complete (finalChatCompletion)', async () => cutStreams(
+await check('openai-sdk', 'a stream cut mid-answer still ends complete (finalChatCompletion), and a whole answer too', async () => cutStreams(
   'openai-sdk', OPUS_NODES[1],
   async (prompt) => {
     let firstNode;
@@ -331,12 +349,12 @@ await check('openai-sdk', 'a stream cut mid-answer still ends complete (finalCha
     return { text: completion.choices[0].message.content, stop: completion.choices[0].finish_reason,
       outputTokens: completion.usage?.completion_tokens, firstNode };
   },
-  async (prompt) => {
+  async (prompt, trace) => {
     const completion = await openai.chat.completions.create({
       model: 'claude-opus-4-1', max_tokens: 48, messages: [{ role: 'user', content: prompt }],
-    }, { headers: { 'anthropic-routing-priority': 'opus' } });
+    }, { headers: { 'anthropic-routing-priority': 'opus', ...(trace ? { 'anthropic-trace': 'true' } : {}) } });
     return { text: completion.choices[0].message.content, stop: completion.choices[0].finish_reason,
-      outputTokens: completion.usage.completion_tokens };
+      outputTokens: completion.usage.completion_tokens, recoveries: completion.debug?.recoveries ?? [] };
   }));
 
 // ------------------------------------------------------------------------------------------------------ Vercel AI SDK

@@ -254,6 +254,17 @@ class GatewayIT {
                 assertThat(cut.body()).doesNotContain("\"index\":1");
                 String cutId = cut.headers().firstValue("request-id").orElseThrow();
 
+                // The same for a client that wants the answer whole: the node cuts it, the router goes on on the next
+                // node into the same message, and the client sees one whole answer
+                HttpResponse<String> cutWhole = post(service, "/v1/messages",
+                        anthropic("claude-opus-4-1", false, "Whole " + SECRET), "anthropic-routing-priority", "opus");
+                assertThat(cutWhole.statusCode()).isEqualTo(200);
+                assertThat(json(cutWhole).path("content")).hasSize(1);
+                assertThat(json(cutWhole).path("content").path(0).path("text").stringValue())
+                        .isEqualTo("I'm sorry, but I can't help with that.");
+                assertThat(json(cutWhole).path("stop_reason").stringValue()).isEqualTo("end_turn");
+                String cutWholeId = cutWhole.headers().firstValue("request-id").orElseThrow();
+
                 // OpenAI client, streaming, pinned to opus: the OpenAI node's stream passes through with the asked model
                 HttpResponse<String> oaStream = post(service, "/v1/chat/completions",
                         openAi("gpt-asked", true, "Stream " + SECRET), "anthropic-routing-priority", "opus");
@@ -350,6 +361,17 @@ class GatewayIT {
                         assertThat(recovery.fromNode()).isEqualTo("oCut-" + run);
                         assertThat(recovery.toNode()).isEqualTo("oRef-" + run);
                         assertThat(recovery.tokenOffset()).isZero();
+                    });
+                    RoutingDecision whole = decision(kafka, cutWholeId);
+                    assertThat(whole).isNotNull();
+                    assertThat(whole.status()).isEqualTo(DecisionStatus.OK);
+                    assertThat(whole.streaming()).isFalse();
+                    assertThat(whole.nodesTried()).containsExactly("oCut-" + run, "oRef-" + run);
+                    assertThat(whole.node()).isEqualTo("oRef-" + run);
+                    assertThat(whole.recoveries()).singleElement().satisfies(recovery -> {
+                        assertThat(recovery.kind()).isEqualTo(Recovery.Kind.CONTINUED);
+                        assertThat(recovery.fromNode()).isEqualTo("oCut-" + run);
+                        assertThat(recovery.toNode()).isEqualTo("oRef-" + run);
                     });
                 });
 

@@ -32,11 +32,12 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Broken answers in the running stack: a steady closed-loop load of streamed answers pinned to one tier (two nodes),
- * one node faulted per scenario (a share of its streams cut or stalled mid-answer, the node crashed, or its first
+ * the node the router prefers faulted per scenario (a share of its streams cut or stalled mid-answer, the node crashed, or its first
  * token late), the tier's continuation and hedge policy set per scenario through fallback-service. Every streamed
  * answer is checked against the uninterrupted answer to the same prompt (every simulated node of a model answers a
- * prompt alike): well-formed (one start, one stop, no error event), the same text token for token, the same output
- * tokens. Reports broken answers, the seam's added latency (from the decision events), time to first token and
+ * prompt alike; every request's prompt is new, so prefix affinity never keeps it off a node, and its uninterrupted answer
+ * is asked after the scenario, the fault gone): well-formed (one start, one stop, no error event), the same text token
+ * for token, the same output tokens. Reports broken answers, the seam's added latency (from the decision events), time to first token and
  * hedges against requests.
  *
  * <pre>
@@ -47,10 +48,19 @@ public final class StreamRecoveryRun {
 
     private static final String TIER = "opus";
     private static final String MODEL = "claude-opus-4-1";
+    private static final Duration WARM_UP = Duration.ofSeconds(15);
 
-    /** One scenario: the fault on the node (null: none), its intensity, and the tier's policy during it. */
+    /**
+     * One scenario: the fault on the node (null: none), its intensity, and the tier's policy during it (with
+     * {@code ttftRouting} the scoring docs/policy.md shows for routing on predicted TTFT, else the policy's own).
+     */
     record Scenario(String name, String fault, double intensity, long faultAtMs, boolean continuation,
-            Long chunkGapMs, boolean hedge, Long hedgeDelayMs, double hedgeBudget) {
+            Long chunkGapMs, boolean hedge, Long hedgeDelayMs, double hedgeBudget, boolean ttftRouting) {
+
+        Scenario(String name, String fault, double intensity, long faultAtMs, boolean continuation, Long chunkGapMs,
+                boolean hedge, Long hedgeDelayMs, double hedgeBudget) {
+            this(name, fault, intensity, faultAtMs, continuation, chunkGapMs, hedge, hedgeDelayMs, hedgeBudget, false);
+        }
     }
 
     /** One streamed answer as the client saw it. */
@@ -72,18 +82,18 @@ public final class StreamRecoveryRun {
     private final String simulator;
     private final String fallback;
     private final String adminToken;
-    private final String node;
     private final int workers;
     private final int maxTokens;
     private final Duration window;
+    /** The policy's scoring before the run changed it. */
+    private JsonNode ownScoring;
 
-    StreamRecoveryRun(String router, String simulator, String fallback, String adminToken, String node, int workers,
+    StreamRecoveryRun(String router, String simulator, String fallback, String adminToken, int workers,
             int maxTokens, Duration window) {
         this.router = router;
         this.simulator = simulator;
         this.fallback = fallback;
         this.adminToken = adminToken;
-        this.node = node;
         this.workers = workers;
         this.maxTokens = maxTokens;
         this.window = window;
@@ -104,7 +114,7 @@ public final class StreamRecoveryRun {
             String kafka = stack != null ? stack.kafka() : o.getOrDefault("kafka", "127.0.0.1:" + kafkaPort);
             StreamRecoveryRun run = new StreamRecoveryRun(router, o.getOrDefault("simulator", "http://127.0.0.1:18085"),
                     o.getOrDefault("fallback", "http://127.0.0.1:18084"),
-                    o.getOrDefault("admin-token", StackProcess.ADMIN_TOKEN), o.getOrDefault("node", "opus-a100-80g-0"),
+                    o.getOrDefault("admin-token", StackProcess.ADMIN_TOKEN),
                     Integer.parseInt(o.getOrDefault("workers", "8")),
                     Integer.parseInt(o.getOrDefault("max-tokens", "100")),
                     Duration.ofSeconds(Long.parseLong(o.getOrDefault("seconds", "40"))));
@@ -121,7 +131,30 @@ public final class StreamRecoveryRun {
                     new Scenario("gateway_congestion (+270 ms first token), hedge at 150 ms, 5 % budget",
                             "gateway_congestion", 1.0, 0, true, null, true, 150L, 5),
                     new Scenario("gateway_congestion (+270 ms first token), hedge at 150 ms, 60 % budget",
-                            "gateway_congestion", 1.0, 0, true, null, true, 150L, 60));
+                            "gateway_congestion", 1.0, 0, true, null, true, 150L, 60),
+                    new Scenario("gateway_congestion (+270 ms first token), hedge at the learned delay, 5 % budget",
+                            "gateway_congestion", 1.0, 0, true, null, true, null, 5),
+                    new Scenario("pcie_errors 10 % (3.5 % of first tokens +200–600 ms), hedge off", "pcie_errors",
+                            0.1, 0, true, null, false, null, 5),
+                    new Scenario("pcie_errors 10 % (3.5 % of first tokens +200–600 ms), hedge at the learned delay, "
+                            + "5 % budget", "pcie_errors", 0.1, 0, true, null, true, null, 5),
+                    new Scenario("ttft_spikes 3 % (first token +300–900 ms), hedge off", "ttft_spikes", 0.03, 0,
+                            true, null, false, null, 5),
+                    new Scenario("ttft_spikes 3 % (first token +300–900 ms), hedge at the learned delay, 5 % budget",
+                            "ttft_spikes", 0.03, 0, true, null, true, null, 5),
+                    new Scenario("ttft_spikes 3 % (first token +300–900 ms), hedge at the learned delay, 10 % budget",
+                            "ttft_spikes", 0.03, 0, true, null, true, null, 10),
+                    new Scenario("gateway_congestion (+270 ms first token), routing on predicted TTFT, hedge off",
+                            "gateway_congestion", 1.0, 0, true, null, false, null, 5, true),
+                    new Scenario("gateway_congestion (+270 ms first token), routing on predicted TTFT, hedge at the "
+                            + "learned delay, 5 % budget", "gateway_congestion", 1.0, 0, true, null, true, null, 5,
+                            true));
+            String only = o.getOrDefault("only", "");
+            if (!only.isEmpty()) {
+                // scenarios whose name contains one of the comma-separated parts
+                List<String> parts = List.of(only.split(","));
+                scenarios = scenarios.stream().filter(sc -> parts.stream().anyMatch(sc.name()::contains)).toList();
+            }
             String md = run.run(kafka, scenarios, "StreamRecoveryRun " + String.join(" ", args));
             System.out.println(md);
             arguments.writeOut(md);
@@ -133,30 +166,33 @@ public final class StreamRecoveryRun {
     }
 
     String run(String kafka, List<Scenario> scenarios, String command) throws Exception {
-        List<String> prompts = new ArrayList<>();
-        for (int i = 0; i < 16; i++) {
-            prompts.add("Recovery run prompt " + i + ": explain in detail how a circuit breaker protects a fleet.");
-        }
         StringBuilder md = new StringBuilder();
         md.append("Command: `java -cp bench/target/benchmarks.jar dev.zerolayer.bench.failover.").append(command)
                 .append("`  \nMachine: ").append(Machine.describe()).append("  \nLoad: ").append(workers)
                 .append(" closed-loop clients streaming answers of up to ").append(maxTokens).append(" tokens pinned to ")
-                .append(TIER).append(" (2 nodes), ").append(window.toSeconds()).append(" s per scenario; faults on ")
-                .append(node).append(".\n\n");
-        md.append("| scenario | streams | began on the faulted node | served by another tier | broken (error event, "
+                .append(TIER).append(" (2 nodes), ").append(window.toSeconds()).append(" s per scenario after ")
+                .append(WARM_UP.toSeconds()).append(" s unmeasured; each fault on the node the router preferred when it ")
+                .append("was injected (the column \"faulted node\").\n\n");
+        md.append("| scenario | faulted node | streams | began on the faulted node | served by another tier | broken (error event, "
                 + "no end, or text ≠ the uninterrupted answer) | of which text ≠ | continued | closed | not continued | "
                 + "seam added p50 / p99 ms | TTFT p50 / p99 ms | hedges won / lost (share of requests) |\n"
-                + "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+                + "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         try (DecisionTap tap = new DecisionTap(kafka)) {
             FailoverRun.awaitTrue(tap::ready, Duration.ofSeconds(60), "the decision tap did not get its partitions");
-            Map<String, Reference> references = references(prompts);
-            for (Scenario scenario : scenarios) {
+            // nodes warm (first requests pay the cold start), not counted
+            load(new Scenario("warm-up", null, 0, 0, true, null, false, null, 5), -1, WARM_UP);
+            for (int n = 0; n < scenarios.size(); n++) {
+                Scenario scenario = scenarios.get(n);
                 policy(scenario);
-                List<Streamed> streamed = load(scenario, prompts);
+                Load load = load(scenario, n, window);
+                List<Streamed> streamed = load.streamed();
+                // every node of the tier answers a prompt alike: the uninterrupted answers, asked with the fault gone
+                Map<String, Reference> references = references(streamed.stream()
+                        .filter(s -> s.route().startsWith(TIER + "/")).map(Streamed::prompt).toList());
                 Thread.sleep(1_500); // the last decision events reach the tap
                 Map<String, RoutingDecision> decisions = new ConcurrentHashMap<>();
                 tap.decisions().forEach(d -> decisions.put(d.requestId(), d));
-                md.append(row(scenario, streamed, references, decisions)).append('\n');
+                md.append(row(scenario, load.node(), streamed, references, decisions)).append('\n');
                 System.err.println("recovery: " + scenario.name() + " done");
             }
             policy(new Scenario("restore", null, 0, 0, true, null, false, null, 5));
@@ -166,7 +202,7 @@ public final class StreamRecoveryRun {
 
     private Map<String, Reference> references(List<String> prompts) throws Exception {
         Map<String, Reference> out = new ConcurrentHashMap<>();
-        ExecutorService pool = Executors.newFixedThreadPool(4);
+        ExecutorService pool = Executors.newFixedThreadPool(workers);
         try {
             List<Future<?>> done = new ArrayList<>();
             for (String prompt : prompts) {
@@ -217,6 +253,18 @@ public final class StreamRecoveryRun {
         HttpResponse<String> current = http.send(HttpRequest.newBuilder(URI.create(fallback + "/v1/policy"))
                 .header("accept", "application/json").build(), HttpResponse.BodyHandlers.ofString());
         ObjectNode document = (ObjectNode) EventCodec.mapper().readTree(current.body());
+        if (ownScoring == null) {
+            ownScoring = document.path("scoring").deepCopy();
+        }
+        if (scenario.ttftRouting()) {
+            ObjectNode scoring = ownScoring instanceof ObjectNode own ? own.deepCopy()
+                    : EventCodec.mapper().createObjectNode();
+            scoring.putObject("weights").put("predicted_ttft", 1.0).put("prefix_share", 0.10).put("health", 0.10);
+            scoring.putObject("ttftSloMs").put("haiku", 1000).put("sonnet", 1500).put("opus", 2500);
+            document.set("scoring", scoring);
+        } else if (ownScoring instanceof ObjectNode own) {
+            document.set("scoring", own.deepCopy());
+        }
         ObjectNode limits = (ObjectNode) document.path("limits").path(TIER);
         ObjectNode continuation = limits.putObject("continuation");
         continuation.put("enabled", scenario.continuation());
@@ -254,32 +302,46 @@ public final class StreamRecoveryRun {
         }, Duration.ofSeconds(30), "the router did not take the policy of " + scenario.name());
     }
 
-    private List<Streamed> load(Scenario scenario, List<String> prompts) throws Exception {
-        FailoverRun.Settings settings = new FailoverRun.Settings(router, simulator, null, adminToken, TIER, node, 1,
-                Duration.ZERO, window, Duration.ZERO, Duration.ofMillis(100), Duration.ZERO);
+    /**
+     * A prompt no earlier request shares a prefix with (its distinct part first), so no node holds its KV blocks and
+     * the ranking, not prefix affinity, places it.
+     */
+    private static String prompt(int scenario, int worker, int request) {
+        return "#" + scenario + "." + worker + "." + request + " Recovery run: explain in detail how a circuit breaker "
+                + "protects a fleet.";
+    }
+
+    /** What one scenario's load saw, and the node it faulted (without a fault: the node the router preferred). */
+    record Load(List<Streamed> streamed, String node) {
+    }
+
+    private Load load(Scenario scenario, int scenarioIndex, Duration length) throws Exception {
+        FailoverRun.Settings settings = new FailoverRun.Settings(router, simulator, null, adminToken, TIER, "", 1,
+                Duration.ZERO, length, Duration.ZERO, Duration.ofMillis(100), Duration.ZERO);
         FailoverRun.awaitTierEligible(http, settings, Duration.ofSeconds(180));
+        String node = preferred();
         List<Streamed> out = new CopyOnWriteArrayList<>();
-        long end = System.nanoTime() + window.toNanos();
+        long end = System.nanoTime() + length.toNanos();
         ExecutorService pool = Executors.newFixedThreadPool(workers);
         try {
             List<Future<?>> running = new ArrayList<>();
             for (int w = 0; w < workers; w++) {
                 int worker = w;
                 running.add(pool.submit(() -> {
-                    int i = worker;
+                    int i = 0;
                     while (System.nanoTime() < end) {
-                        out.add(stream(prompts.get(i % prompts.size())));
-                        i += workers;
+                        out.add(stream(prompt(scenarioIndex, worker, i++)));
                     }
                     return null;
                 }));
             }
             if (scenario.fault() != null) {
                 Thread.sleep(scenario.faultAtMs()); // pacing the scenario, not synchronising on a result
-                inject(scenario);
+                node = preferred();
+                inject(scenario, node);
             }
             for (Future<?> f : running) {
-                f.get(window.toSeconds() + 180, TimeUnit.SECONDS);
+                f.get(length.toSeconds() + 180, TimeUnit.SECONDS);
             }
         } finally {
             pool.shutdownNow();
@@ -288,10 +350,24 @@ public final class StreamRecoveryRun {
                         HttpResponse.BodyHandlers.discarding());
             }
         }
-        return out;
+        return new Load(out, node);
     }
 
-    private void inject(Scenario scenario) throws Exception {
+    /** The node the router would send a new prompt of the tier to now. */
+    private String preferred() throws Exception {
+        HttpResponse<String> explain = http.send(HttpRequest.newBuilder(URI.create(router + "/v1/route/explain"))
+                .timeout(Duration.ofSeconds(10)).header("content-type", "application/json")
+                .header("x-api-key", StackProcess.API_KEY).header("anthropic-routing-priority", TIER)
+                .POST(HttpRequest.BodyPublishers.ofString(FailoverRun.BODY)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        String node = EventCodec.mapper().readTree(explain.body()).path("node").asString("");
+        if (explain.statusCode() != 200 || node.isEmpty()) {
+            throw new IllegalStateException("explain named no node: " + explain.statusCode());
+        }
+        return node;
+    }
+
+    private void inject(Scenario scenario, String node) throws Exception {
         String body = String.format(Locale.ROOT, "{\"type\":\"%s\",\"durationMs\":%d,\"intensity\":%s}",
                 scenario.fault(), window.toMillis() + 60_000, scenario.intensity());
         HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(simulator + "/admin/nodes/" + node
@@ -355,7 +431,7 @@ public final class StreamRecoveryRun {
                 counts[2]);
     }
 
-    private String row(Scenario scenario, List<Streamed> streamed, Map<String, Reference> references,
+    private String row(Scenario scenario, String node, List<Streamed> streamed, Map<String, Reference> references,
             Map<String, RoutingDecision> decisions) {
         int broken = 0;
         int wrongText = 0;
@@ -393,8 +469,10 @@ public final class StreamRecoveryRun {
             }
         }
         int hedges = kinds[Recovery.Kind.HEDGE_WON.ordinal()] + kinds[Recovery.Kind.HEDGE_LOST.ordinal()];
-        return String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %s | %s | %d / %d (%.1f %%) |",
-                scenario.name(), streamed.size(), onFaulted, otherTier, broken, wrongText,
+        return String.format(Locale.ROOT,
+                "| %s | %s | %d | %d | %d | %d | %d | %d | %d | %d | %s | %s | %d / %d (%.1f %%) |",
+                scenario.name(), scenario.fault() == null ? "– (preferred: " + node + ")" : node, streamed.size(),
+                onFaulted, otherTier, broken, wrongText,
                 kinds[Recovery.Kind.CONTINUED.ordinal()], kinds[Recovery.Kind.CLOSED.ordinal()],
                 kinds[Recovery.Kind.NOT_CONTINUED.ordinal()], pair(seams), pair(ttfts),
                 kinds[Recovery.Kind.HEDGE_WON.ordinal()], kinds[Recovery.Kind.HEDGE_LOST.ordinal()],

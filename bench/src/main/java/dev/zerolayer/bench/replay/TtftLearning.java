@@ -41,7 +41,8 @@ final class TtftLearning {
         }
     }
 
-    private final TtftPredictor predictor = new TtftPredictor();
+    /** The replay runs faster than time passes: its models never go stale (as when its results were recorded). */
+    private final TtftPredictor predictor = new TtftPredictor(TtftModel.generic(), () -> 0L, Long.MAX_VALUE);
     /** Per node: the router's attempts still waiting for a first byte, and their uncached tokens. */
     private int[] awaiting = new int[0];
     private long[] pendingTokens = new long[0];

@@ -14,6 +14,11 @@ public enum FaultType {
     LOAD_SPIKE,
     /** Time to first byte rises; chunk intervals stay steady. */
     GATEWAY_CONGESTION,
+    /**
+     * A share of requests (the intensity) gets its first token 300–900 ms late without failing (head-of-line blocking,
+     * a pause); the rest, and every chunk after a first token, keep their pace; nothing shows in telemetry.
+     */
+    TTFT_SPIKES,
     /** Time to first byte steady; chunk intervals vary widely; NVLink saturates. */
     GPU_BANDWIDTH,
     /** A share of requests (the intensity) fails with 500 or 529/503 in the API's own error shape. */

@@ -39,6 +39,8 @@ final class NodeHttpHandler {
     private static final long DRAIN_LIMIT = 64L * 1024 * 1024;
     private static final long CHAOS_SALT = 0x6A09E667F3BCC909L;
     private static final long CONGESTION_NANOS = 270_000_000L;
+    private static final long SPIKE_MIN_NANOS = 300_000_000L;
+    private static final long SPIKE_SPREAD_NANOS = 600_000_000L;
     private static final long PCIE_RETRY_NANOS = 200_000_000L;
     private static final long BANDWIDTH_JITTER_NANOS = 500_000_000L;
     private static final char[] BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -203,7 +205,8 @@ final class NodeHttpHandler {
         boolean capped = completion.first().stop() == Completion.Stop.MAX_TOKENS;
         long ttft = (long) (latency.prefillNanos(uncached) * slowdown(faults)) + pcie.delayNanos()
                 + (faults.isActive(FaultType.GATEWAY_CONGESTION)
-                        ? (long) (CONGESTION_NANOS * faults.intensity(FaultType.GATEWAY_CONGESTION)) : 0);
+                        ? (long) (CONGESTION_NANOS * faults.intensity(FaultType.GATEWAY_CONGESTION)) : 0)
+                + spike(faults, chaos);
         if (pcie.fails()) {
             node.failedRequest();
             return delay(ttft).then(Mono.defer(() -> error(response, format, format.serverError(false), requestId)));
@@ -313,6 +316,14 @@ final class NodeHttpHandler {
 
     private static double slowdown(FaultBoard faults) {
         return faults.isActive(FaultType.SM_SATURATION) ? 1.5 + 1.5 * faults.intensity(FaultType.SM_SATURATION) : 1.0;
+    }
+
+    /** A late first token: for a share (the intensity) of requests, 300–900 ms more (drawn only while active). */
+    private static long spike(FaultBoard faults, SplittableRandom chaos) {
+        if (!faults.isActive(FaultType.TTFT_SPIKES) || chaos.nextDouble() >= faults.intensity(FaultType.TTFT_SPIKES)) {
+            return 0;
+        }
+        return SPIKE_MIN_NANOS + chaos.nextLong(SPIKE_SPREAD_NANOS);
     }
 
     /** PCIe errors: some requests pay one to three 200 ms retries of a failed tensor copy, a few fail after three. */

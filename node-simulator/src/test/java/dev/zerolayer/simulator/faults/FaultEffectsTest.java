@@ -147,6 +147,22 @@ class FaultEffectsTest {
     }
 
     @Test
+    void ttftSpikesMakeTheirShareOfFirstTokensLateAndLeaveTheRestAlone() throws IOException {
+        try (TestNode node = TestNode.fast()) {
+            Timing normal = stream(node, "a first token on time", 4);
+            node.node().inject(FaultType.TTFT_SPIKES, Duration.ofSeconds(30), 1.0);
+            Timing late = stream(node, "a first token late", 4);
+            node.node().inject(FaultType.TTFT_SPIKES, Duration.ofSeconds(30), 0.0);
+            Timing spared = stream(node, "a first token spared", 4);
+
+            // every request of a share of 1 waits 300-900 ms more for its first token; a share of 0 spares them all
+            assertThat(late.ttfbMs()).isGreaterThan(normal.ttfbMs() + 250);
+            assertThat(late.intervalStdDev()).isLessThan(50);
+            assertThat(spared.ttfbMs()).isLessThan(normal.ttfbMs() + 250);
+        }
+    }
+
+    @Test
     void gpuBandwidthBottleneckVariesChunkIntervalsWithSteadyFirstByteAndSaturatesNvlink() throws IOException {
         try (TestNode node = TestNode.builder().profile(HardwareProfiles.A100_40G_X4).start()) {
             Timing normal = stream(node, "a jittery stream", 6);

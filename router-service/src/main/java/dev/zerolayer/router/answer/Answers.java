@@ -78,17 +78,29 @@ public final class Answers {
         return events;
     }
 
-    /** A whole client answer from a node of {@code node}'s protocol. */
+    /** A whole client answer from a node of {@code node}'s protocol (kept for a continuation when asked). */
     public WholeAnswer whole(UpstreamProtocol node) {
+        boolean kept = keep && client != ClientApi.COMPLETIONS;
         if (client.nativeTo(node) && client != ClientApi.ANTHROPIC) {
-            return new ChatWhole(client == ClientApi.COMPLETIONS, model);
+            return new ChatWhole(client == ClientApi.COMPLETIONS, model,
+                    kept ? new Transcript(UpstreamDecoder.of(node, estimatedInput)) : null);
         }
         UpstreamDecoder decoder = UpstreamDecoder.of(node, estimatedInput);
+        Transcript transcript = kept ? new Transcript(null) : null;
         return switch (client) {
-            case ANTHROPIC -> EventsWhole.anthropic(decoder, model);
-            case OPENAI -> EventsWhole.chat(decoder, model);
-            case RESPONSES -> EventsWhole.responses(decoder, new ResponsesWriter(request, model, items));
+            case ANTHROPIC -> EventsWhole.anthropic(decoder, model, transcript);
+            case OPENAI -> EventsWhole.chat(decoder, model, transcript);
+            case RESPONSES -> EventsWhole.responses(decoder, new ResponsesWriter(request, model, items), transcript);
             case COMPLETIONS -> throw new IllegalStateException("legacy completions are never translated");
         };
+    }
+
+    /** The rest of a broken whole answer ({@code broken}, kept) from a node of {@code node}'s protocol. */
+    public WholeAnswer continuation(UpstreamProtocol node, WholeAnswer broken, Transcript.Go go) {
+        UpstreamDecoder decoder = UpstreamDecoder.of(node, estimatedInput);
+        if (broken instanceof ChatWhole chat) {
+            return chat.continued(decoder, go);
+        }
+        return ((EventsWhole) broken).continued(decoder, go);
     }
 }

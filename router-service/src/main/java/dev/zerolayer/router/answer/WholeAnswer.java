@@ -20,4 +20,9 @@ public interface WholeAnswer {
     int inputTokens();
 
     int outputTokens();
+
+    /** What was assembled so far, kept for a continuation (null: not kept, or this answer cannot go on elsewhere). */
+    default Transcript transcript() {
+        return null;
+    }
 }

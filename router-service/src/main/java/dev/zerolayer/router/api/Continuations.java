@@ -21,8 +21,8 @@ final class Continuations {
     }
 
     /**
-     * Why the request cannot be continued, or null: extended thinking (the Messages API takes no prefill with it) or
-     * several choices.
+     * Why the request cannot be continued, or null: extended thinking (the Messages API takes no prefill with it),
+     * several choices, or log probabilities (the rest is re-written from its events, which carry none).
      */
     static String refusal(ClientRequest request) {
         JsonNode body = request.body();
@@ -32,6 +32,9 @@ final class Continuations {
         }
         if (body.path("n").asInt(1) > 1) {
             return "several_choices";
+        }
+        if (body.path("logprobs").asBoolean(false) || body.path("logprobs").isInt()) {
+            return "logprobs_requested";
         }
         return null;
     }

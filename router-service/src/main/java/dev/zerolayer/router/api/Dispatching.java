@@ -81,29 +81,127 @@ final class Dispatching {
         }
     }
 
-    /** A whole answer: assembled from the serving node's stream, or an error carrying the dispatch so far. */
+    /**
+     * A whole answer: assembled from the serving node's stream; a node breaking it after its first token has it
+     * continued on the next node of the tier (what was assembled as the prefilled start) when the policy allows one
+     * more and the answer can go on, else answered afresh by the next node (the client saw nothing); or an error
+     * carrying the dispatch so far.
+     */
     Mono<Answered> whole(Progress.Decided decided) {
         DispatchTrace trace = new DispatchTrace();
-        Answers answers = answers(decided, trace, false);
-        return dispatch(decided, trace, node -> {
-            WholeAnswer whole = answers.whole(node.protocol());
-            return new Attempt<ObjectNode>(call(decided, node, null), upstream -> upstream
-                    .doOnNext(whole::onChunk)
-                    .then(Mono.fromCallable(() -> {
-                        ObjectNode answer = whole.onEnd();
-                        if (answer == null) {
-                            throw UpstreamFailure.of(whole.nodeError() != null ? "upstream_error_event"
-                                    : "upstream_incomplete");
-                        }
-                        return answer;
-                    })).flux(), Flux::error, whole);
-        }).next().map(body -> {
-            WholeAnswer served = (WholeAnswer) trace.servedAnswer();
-            metrics.ttfb(trace.ttfbNanos());
-            return new Answered(new Progress.Dispatched(decided, trace,
-                    new Progress.Usage(served.inputTokens(), served.outputTokens()), decided.refusal()), body);
-        }).onErrorMap(e -> !(e instanceof Progress.Failed),
-                e -> new Progress.Failed(Progress.Dispatched.started(decided, trace), e));
+        Answers answers = answers(decided, trace, tierLimits(decided).continuation().on());
+        return dispatch(decided, trace, node -> wholeAttempt(decided, trace, call(decided, node, null),
+                        answers.whole(node.protocol()), node, 0, null))
+                .next()
+                .onErrorResume(BrokenWhole.class, broken -> goOn(decided, trace, answers, broken))
+                .map(body -> {
+                    WholeAnswer served = (WholeAnswer) trace.servedAnswer();
+                    metrics.ttfb(trace.ttfbNanos());
+                    return new Answered(new Progress.Dispatched(decided, trace,
+                            new Progress.Usage(served.inputTokens(), served.outputTokens()), decided.refusal()), body);
+                }).onErrorMap(e -> !(e instanceof Progress.Failed),
+                        e -> new Progress.Failed(Progress.Dispatched.started(decided, trace), e));
+    }
+
+    /**
+     * One node's try at a whole answer ({@code whole}), the {@code continued}-th continuation of it (0: none;
+     * {@code joined} then runs at its first byte).
+     */
+    private Attempt<ObjectNode> wholeAttempt(Progress.Decided decided, DispatchTrace trace, Attempt.Call call,
+            WholeAnswer whole, NodeRegistration node, int continued, Runnable joined) {
+        AtomicBoolean got = new AtomicBoolean();
+        return new Attempt<>(call, upstream -> upstream
+                .doOnNext(chunk -> {
+                    if (got.compareAndSet(false, true) && joined != null) {
+                        joined.run();
+                    }
+                    whole.onChunk(chunk);
+                })
+                .then(Mono.fromCallable(() -> {
+                    ObjectNode answer = whole.onEnd();
+                    if (answer == null) {
+                        throw UpstreamFailure.of(whole.nodeError() != null ? "upstream_error_event"
+                                : "upstream_incomplete");
+                    }
+                    return answer;
+                })).flux()
+                .onErrorMap(e -> broken(e, decided, trace, whole, node, continued, got.get())), Flux::error, whole);
+    }
+
+    /**
+     * A whole answer's node failing: broken after its first token and able to go on ({@link BrokenWhole}); a
+     * continuation broken past going on (never tried afresh elsewhere: its assembler holds the text before); else the
+     * failure as it was (before the first token, or not continuable: the next node answers afresh).
+     */
+    private Throwable broken(Throwable e, Progress.Decided decided, DispatchTrace trace, WholeAnswer whole,
+            NodeRegistration node, int continued, boolean got) {
+        if (!(e instanceof UpstreamFailure failure) || !failure.bypassable() || !got) {
+            return e;
+        }
+        Continuation policy = tierLimits(decided).continuation();
+        Transcript transcript = whole.transcript();
+        Transcript.Resume resume = transcript == null ? null : transcript.resume();
+        List<String> rest = resume instanceof Transcript.Go && policy.on() && continued < policy.maxPerRequest()
+                && Continuations.refusal(decided.request()) == null
+                ? remaining(decided, trace, node, policy.nextTier()) : List.of();
+        if (!rest.isEmpty()) {
+            return new BrokenWhole(failure.reason(), whole, node, continued, (Transcript.Go) resume, rest);
+        }
+        if (continued > 0) {
+            String why = continued >= policy.maxPerRequest() ? "continuation_limit"
+                    : rest.isEmpty() && resume instanceof Transcript.Go ? "no_node_left" : "not_continuable";
+            note(trace, new Recovery(Recovery.Kind.NOT_CONTINUED, node.nodeId(), null, whole.outputTokens(), why,
+                    0));
+            return new UpstreamFailure(failure.reason(), 0, false, null);
+        }
+        return e;
+    }
+
+    /** The rest of a broken whole answer from the next node of the tier that serves it. */
+    private Mono<ObjectNode> goOn(Progress.Decided decided, DispatchTrace trace, Answers answers,
+            BrokenWhole broken) {
+        long brokeAt = System.nanoTime();
+        AtomicBoolean joined = new AtomicBoolean();
+        Transcript.Go go = broken.go;
+        Dispatcher.Limits limits = limits(decided, Duration.ofNanos(brokeAt - trace.startNanos()));
+        return dispatcher.dispatch(broken.rest, router::registration, next -> wholeAttempt(decided, trace,
+                        call(decided, next, go), answers.continuation(next.protocol(), broken.whole, go), next,
+                        broken.continued + 1, () -> {
+                            joined.set(true);
+                            note(trace, new Recovery(Recovery.Kind.CONTINUED, broken.node.nodeId(), next.nodeId(),
+                                    go.sentTokens(), broken.reason(), (System.nanoTime() - brokeAt) / 1_000_000));
+                        }), limits, trace)
+                .next()
+                .onErrorResume(BrokenWhole.class, again -> goOn(decided, trace, answers, again))
+                .doOnError(e -> {
+                    if (!joined.get()) {
+                        note(trace, new Recovery(Recovery.Kind.NOT_CONTINUED, broken.node.nodeId(), null,
+                                go.sentTokens(), "no_node_continued", 0));
+                    }
+                })
+                // a continuation broken past going on: no node could serve the rest (the client saw none of it)
+                .onErrorMap(e -> e instanceof UpstreamFailure failure && !failure.bypassable(),
+                        e -> UpstreamFailure.of(Dispatcher.reasonOf(e)));
+    }
+
+    /** A whole answer broken after its first token that can go on elsewhere: from what, where and how far. */
+    private static final class BrokenWhole extends UpstreamFailure {
+
+        private final transient WholeAnswer whole;
+        private final transient NodeRegistration node;
+        private final int continued;
+        private final transient Transcript.Go go;
+        private final transient List<String> rest;
+
+        BrokenWhole(String reason, WholeAnswer whole, NodeRegistration node, int continued, Transcript.Go go,
+                List<String> rest) {
+            super(reason, 0, false, null);
+            this.whole = whole;
+            this.node = node;
+            this.continued = continued;
+            this.go = go;
+            this.rest = rest;
+        }
     }
 
     /**

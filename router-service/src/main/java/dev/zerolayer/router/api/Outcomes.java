@@ -3,6 +3,7 @@ package dev.zerolayer.router.api;
 import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.contracts.event.EventChecks;
 import dev.zerolayer.contracts.router.DecisionStatus;
+import dev.zerolayer.contracts.router.Recovery;
 import dev.zerolayer.contracts.router.RoutingDecision;
 import dev.zerolayer.router.decision.Routed;
 import dev.zerolayer.router.dispatch.DispatchTrace;
@@ -10,8 +11,10 @@ import dev.zerolayer.router.events.DecisionPublisher;
 import dev.zerolayer.router.tracing.RequestTracing;
 import dev.zerolayer.routing.decision.RouteDecision;
 import java.time.Instant;
+import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /** The last stage: a request's outcome recorded once, as a metric, one decision event and the end of its span. */
@@ -69,6 +72,17 @@ final class Outcomes {
         String refusal = progress.refusal().wire();
         if (refusal != null) {
             debug.put("refusal", refusal);
+        }
+        DispatchTrace dispatch = progress.dispatch();
+        if (dispatch != null && !dispatch.recoveries().isEmpty()) {
+            // a whole answer's debug is written after it: how a node breaking it was got over
+            ArrayNode recoveries = debug.putArray("recoveries");
+            for (Recovery recovery : dispatch.recoveries()) {
+                recoveries.addObject().put("kind", recovery.kind().name().toLowerCase(Locale.ROOT))
+                        .put("from_node", recovery.fromNode()).put("to_node", recovery.toNode())
+                        .put("token_offset", recovery.tokenOffset()).put("reason", recovery.reason())
+                        .put("added_ms", recovery.addedMillis());
+            }
         }
         return debug;
     }

@@ -21,6 +21,7 @@ public class DispatchTrace {
     private volatile NodeRegistration served;
     private volatile Object servedAnswer;
     private volatile String lastFailure;
+    private volatile boolean upstreamBegan;
     private volatile long ttfbNanos = -1;
     private long lastChunkNanos;
     private long intervals;
@@ -33,6 +34,16 @@ public class DispatchTrace {
 
     void failed(String reason) {
         lastFailure = reason;
+    }
+
+    /** A node's answer sent its first bytes (for a whole answer, long before the client's one element). */
+    void firstUpstreamByte() {
+        upstreamBegan = true;
+    }
+
+    /** Whether any node's answer has sent bytes yet. */
+    boolean upstreamBegan() {
+        return upstreamBegan;
     }
 
     /**

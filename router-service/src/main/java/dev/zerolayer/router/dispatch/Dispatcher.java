@@ -132,7 +132,8 @@ public class Dispatcher {
                         // failed before the delay: the ordinary bypass goes on from the second node
                         return Flux.<T>empty();
                     }
-                    if (!hedging.tryHedge(plan.tier())) {
+                    if (trace.upstreamBegan() || !hedging.tryHedge(plan.tier())) {
+                        // the first node's answer has begun (a whole answer is still being assembled), or no budget
                         return firstFailed.asMono().thenMany(Flux.<T>empty());
                     }
                     hedgeStarted.set(true);
@@ -256,6 +257,7 @@ public class Dispatcher {
                 .doOnNext(bytes -> {
                     firstByte.set(true);
                     if (recorded.compareAndSet(false, true)) {
+                        trace.firstUpstreamByte();
                         long took = System.nanoTime() - start;
                         guard.breaker().onSuccess(took, TimeUnit.NANOSECONDS);
                         if (hedging != null) {

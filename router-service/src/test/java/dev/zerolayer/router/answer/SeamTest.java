@@ -16,7 +16,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * A stream broken mid-answer and continued on another node reads, to the client, as the uninterrupted answer: one
  * message start, the text whole at the seam (the whitespace a prefill must lose not doubled), one block, the usage of
- * the whole answer; what cannot go on says why, and a break after the stop reason only needs the end.
+ * the whole answer; what cannot go on says why, and a break after the stop reason only needs the end. A whole answer
+ * broken mid-way goes on the same way into the same assembler.
  */
 class SeamTest {
 
@@ -25,6 +26,15 @@ class SeamTest {
             + "\"usage\":{\"input_tokens\":20,\"output_tokens\":1}}}")
             + ev("content_block_start", "{\"type\":\"content_block_start\",\"index\":0,\"content_block\":"
             + "{\"type\":\"text\",\"text\":\"\"}}");
+
+    /** An OpenAI node's chunks of "Alpha beta", cut before its finish reason. */
+    private static final String CHAT_BROKEN = chatChunk("{\"role\":\"assistant\",\"content\":\"\"}")
+            + chatChunk("{\"content\":\"Alpha\"}") + chatChunk("{\"content\":\" beta\"}");
+
+    private static String chatChunk(String delta) {
+        return "data: {\"id\":\"chatcmpl-9\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"n\","
+                + "\"choices\":[{\"index\":0,\"delta\":" + delta + ",\"finish_reason\":null}]}\n\n";
+    }
 
     private static String ev(String name, String data) {
         return "event: " + name + "\ndata: " + data + "\n\n";
@@ -116,12 +126,7 @@ class SeamTest {
 
     @Test
     void aChatStreamContinuedOnAnAnthropicNodeGoesOnInTheSameChunks() {
-        String chunk = "data: {\"id\":\"chatcmpl-9\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"n\","
-                + "\"choices\":[{\"index\":0,\"delta\":%s,\"finish_reason\":null}]}\n\n";
-        String broken = chunk.formatted("{\"role\":\"assistant\",\"content\":\"\"}")
-                + chunk.formatted("{\"content\":\"Alpha\"}") + chunk.formatted("{\"content\":\" beta\"}");
-
-        String stream = splice(answers(ClientApi.OPENAI), UpstreamProtocol.OPENAI, broken,
+        String stream = splice(answers(ClientApi.OPENAI), UpstreamProtocol.OPENAI, CHAT_BROKEN,
                 UpstreamProtocol.ANTHROPIC, START + text(" gamma") + text(".") + end(2));
 
         StringBuilder content = new StringBuilder();
@@ -173,6 +178,60 @@ class SeamTest {
         assertThat(answer.transcript().resume()).isInstanceOf(Transcript.Close.class);
         assertThat(new String(answer.close(), StandardCharsets.UTF_8)).startsWith("event: message_stop\n");
         assertThat(answer.failed()).isFalse();
+    }
+
+    /** A whole answer from a broken attempt, then the continuation assembled into it. */
+    private static ObjectNode wholeSpliced(Answers answers, UpstreamProtocol first, String broken,
+            UpstreamProtocol second, String continuation) {
+        WholeAnswer answer = answers.whole(first);
+        answer.onChunk(broken.getBytes(StandardCharsets.UTF_8));
+        assertThat(answer.onEnd()).as("a cut answer is no answer").isNull();
+        Transcript.Go go = (Transcript.Go) answer.transcript().resume();
+        WholeAnswer rest = answers.continuation(second, answer, go);
+        rest.onChunk(continuation.getBytes(StandardCharsets.UTF_8));
+        ObjectNode whole = rest.onEnd();
+        assertThat(whole).as("the continued answer is whole").isNotNull();
+        assertThat(rest.outputTokens()).isEqualTo(whole.has("usage") && whole.path("usage").has("output_tokens")
+                ? whole.path("usage").path("output_tokens").intValue()
+                : whole.path("usage").path("completion_tokens").intValue());
+        return whole;
+    }
+
+    @Test
+    void aWholeAnthropicAnswerBrokenMidWayIsContinuedIntoOneMessage() {
+        ObjectNode message = wholeSpliced(answers(ClientApi.ANTHROPIC), UpstreamProtocol.ANTHROPIC,
+                START + text("Alpha") + text(" beta") + text(" "),
+                UpstreamProtocol.ANTHROPIC, START + text(" gamma") + text(".") + end(2));
+
+        assertThat(message.path("content")).hasSize(1);
+        assertThat(message.path("content").path(0).path("text").stringValue()).isEqualTo("Alpha beta gamma.");
+        assertThat(message.path("stop_reason").stringValue()).isEqualTo("end_turn");
+        assertThat(message.path("id").stringValue()).isEqualTo("msg_1");
+        assertThat(message.path("usage").path("output_tokens").intValue()).isEqualTo(5);
+        assertThat(message.path("usage").path("input_tokens").intValue()).isEqualTo(20);
+    }
+
+    @Test
+    void aWholeChatAnswerFromAnOpenAiNodeBrokenMidWayIsContinuedIntoOneCompletion() {
+        ObjectNode completion = wholeSpliced(answers(ClientApi.OPENAI), UpstreamProtocol.OPENAI, CHAT_BROKEN,
+                UpstreamProtocol.ANTHROPIC, START + text(" gamma") + text(".") + end(2));
+
+        assertThat(completion.path("id").stringValue()).isEqualTo("chatcmpl-9");
+        assertThat(completion.path("object").stringValue()).isEqualTo("chat.completion");
+        assertThat(completion.path("choices")).hasSize(1);
+        assertThat(completion.path("choices").path(0).path("message").path("content").stringValue())
+                .isEqualTo("Alpha beta gamma.");
+        assertThat(completion.path("choices").path(0).path("finish_reason").stringValue()).isEqualTo("stop");
+        assertThat(completion.path("usage").path("completion_tokens").intValue()).isEqualTo(4);
+    }
+
+    @Test
+    void aWholeAnswerKeptNothingWhenContinuationIsOff() {
+        Answers off = new Answers(ClientApi.ANTHROPIC, "asked", null, 7, true,
+                EventCodec.mapper().createObjectNode(), item -> {
+                }, false);
+        assertThat(off.whole(UpstreamProtocol.ANTHROPIC).transcript()).isNull();
+        assertThat(off.whole(UpstreamProtocol.OPENAI).transcript()).isNull();
     }
 
     private static Transcript.Resume resume(String broken) {

@@ -55,10 +55,15 @@ class ContinuationsTest {
     }
 
     @Test
-    void extendedThinkingAndSeveralChoicesRuleAContinuationOut() {
+    void extendedThinkingSeveralChoicesAndLogProbabilitiesRuleAContinuationOut() {
         assertThat(Continuations.refusal(request(ClientApi.ANTHROPIC, "{\"thinking\":{\"type\":\"enabled\","
                 + "\"budget_tokens\":2000}}"))).isEqualTo("thinking_requested");
         assertThat(Continuations.refusal(request(ClientApi.OPENAI, "{\"n\":3}"))).isEqualTo("several_choices");
+        assertThat(Continuations.refusal(request(ClientApi.OPENAI, "{\"logprobs\":true,\"top_logprobs\":2}")))
+                .isEqualTo("logprobs_requested");
+        assertThat(Continuations.refusal(request(ClientApi.COMPLETIONS, "{\"logprobs\":3}")))
+                .isEqualTo("logprobs_requested");
+        assertThat(Continuations.refusal(request(ClientApi.OPENAI, "{\"logprobs\":false}"))).isNull();
         assertThat(Continuations.refusal(request(ClientApi.ANTHROPIC, "{\"thinking\":{\"type\":\"disabled\"}}")))
                 .isNull();
     }

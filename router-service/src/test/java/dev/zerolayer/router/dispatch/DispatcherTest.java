@@ -280,6 +280,29 @@ class DispatcherTest {
         assertThat(unhedged.lastFailure()).isEqualTo("ttfb_timeout");
     }
 
+    @Test
+    void aWholeAnswerWhoseNodeHasBegunIsNotHedgedWhileItIsAssembled() throws Exception {
+        Hedging hedging = new Hedging(new SimpleMeterRegistry());
+        Dispatcher hedged = new Dispatcher(new UpstreamClient(1_000, LIMIT), guards, EventLoops.none(), hedging);
+        // its first byte at once, the whole answer only after 10 deltas 60 ms apart: far past the 100 ms delay
+        server("slow-whole", Mode.SLOW_STREAM).slowStream(Duration.ofMillis(60), 10);
+        String other = node("other", Mode.OK);
+        Dispatcher.HedgePlan plan = new Dispatcher.HedgePlan(new Hedge(true, 100L, 100.0), "haiku", 10);
+        DispatchTrace trace = new DispatchTrace();
+
+        byte[] body = hedged.dispatch(List.of("slow-whole", other), id -> Optional.ofNullable(nodes.get(id)),
+                registration -> new Attempt<byte[]>(new Attempt.Call("/v1/messages",
+                        "{\"model\":\"m\",\"stream\":true}".getBytes(StandardCharsets.UTF_8), List.of()),
+                        upstream -> upstream.collectList().map(Dispatcher::concat).flux(), Flux::error, "answer"),
+                new Dispatcher.Limits(Resilience.defaults(), Duration.ofMillis(1_500), Duration.ofSeconds(10),
+                        Duration.ofSeconds(60), Duration.ofMillis(1_500), plan), trace)
+                .next().block(Duration.ofSeconds(10));
+
+        assertThat(new String(body, StandardCharsets.UTF_8)).contains("message_stop");
+        assertThat(trace.tried()).containsExactly("slow-whole");
+        assertThat(trace.recoveries()).isEmpty();
+    }
+
     private Flux<byte[]> hedgedFlux(Dispatcher with, List<String> ranked, Dispatcher.HedgePlan plan,
             DispatchTrace trace) {
         byte[] body = "{\"model\":\"m\",\"stream\":true}".getBytes(StandardCharsets.UTF_8);

@@ -1,13 +1,16 @@
 package dev.zerolayer.routing.ttft;
 
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 
 /**
  * Learns each node's {@link TtftModel} online from observed time to first byte versus what the router saw when it
- * decided: a per-node recursive least-squares regression with forgetting, started from the node's hardware prior.
- * Thread-safe: an observation updates its node under that node's lock and publishes an immutable snapshot;
- * {@link #model} reads the snapshot without locking.
+ * decided: a per-node recursive least-squares regression with forgetting, started from the node's hardware prior; a
+ * model that has learned nothing for {@link #STALE_NANOS} starts again from its prior when read (a node once slow gets
+ * traffic, and so evidence, again). Thread-safe: an observation updates its node under that node's lock and publishes
+ * an immutable snapshot; {@link #model} reads the snapshot without locking.
  */
 public final class TtftPredictor {
 
@@ -21,12 +24,28 @@ public final class TtftPredictor {
     /** Forgetting stops while the covariance's trace is above this multiple of the prior's (no wind-up when idle). */
     static final double WINDUP_LIMIT = 10.0;
 
+    /** How long a model keeps what it learned without a new observation: 30 s. */
+    public static final long STALE_NANOS = 30_000_000_000L;
+
     private final Map<String, Regression> nodes = new ConcurrentHashMap<>();
     private final TtftModel fallbackPrior;
+    private final LongSupplier nanoClock;
+    private final long staleNanos;
 
-    /** Nodes registered without a prior start from {@code fallbackPrior}. */
-    public TtftPredictor(TtftModel fallbackPrior) {
+    /**
+     * @param fallbackPrior where nodes registered without a prior start
+     * @param nanoClock     monotonic nanoseconds (System::nanoTime, or a replay's clock)
+     * @param staleNanos    how long a model keeps what it learned without an observation
+     */
+    public TtftPredictor(TtftModel fallbackPrior, LongSupplier nanoClock, long staleNanos) {
         this.fallbackPrior = fallbackPrior;
+        this.nanoClock = nanoClock;
+        this.staleNanos = staleNanos;
+    }
+
+    /** Nodes registered without a prior start from {@code fallbackPrior}; models go stale after 30 s. */
+    public TtftPredictor(TtftModel fallbackPrior) {
+        this(fallbackPrior, System::nanoTime, STALE_NANOS);
     }
 
     public TtftPredictor() {
@@ -41,7 +60,7 @@ public final class TtftPredictor {
     /** The node's current model; the fallback prior for a node never registered nor observed. */
     public TtftModel model(String nodeId) {
         Regression regression = nodes.get(nodeId);
-        return regression == null ? fallbackPrior : regression.snapshot;
+        return regression == null ? fallbackPrior : current(regression);
     }
 
     /** The node's current model, starting it from {@code prior} when it is new (no allocation once known). */
@@ -50,6 +69,13 @@ public final class TtftPredictor {
         if (regression == null) {
             register(nodeId, prior);
             regression = nodes.get(nodeId);
+        }
+        return current(regression);
+    }
+
+    private TtftModel current(Regression regression) {
+        if (regression.learned && nanoClock.getAsLong() - regression.lastNanos > staleNanos) {
+            regression.restart(nanoClock.getAsLong(), staleNanos);
         }
         return regression.snapshot;
     }
@@ -73,12 +99,14 @@ public final class TtftPredictor {
             register(nodeId, fallbackPrior);
             regression = nodes.get(nodeId);
         }
-        return regression.update(queued, uncachedTokens, pendingTokens, slotWait, loadShare, observedMs);
+        return regression.update(queued, uncachedTokens, pendingTokens, slotWait, loadShare, observedMs,
+                nanoClock.getAsLong());
     }
 
     /** Recursive least squares over x = [1, queued, uncached k-tokens, pending k-tokens, slot wait, load share]. */
     private static final class Regression {
         private static final int N = TtftModel.SIZE;
+        private final TtftModel prior;
         private final double[] theta;
         private final double[][] p = new double[N][N];
         private final double priorTrace;
@@ -86,8 +114,12 @@ public final class TtftPredictor {
         private final double[] px = new double[N];
         private volatile TtftModel snapshot;
         private volatile long count;
+        /** Whether the snapshot holds something learned since the prior (a restart clears it). */
+        private volatile boolean learned;
+        private volatile long lastNanos;
 
         Regression(TtftModel prior) {
+            this.prior = prior;
             theta = prior.vector();
             double trace = 0;
             for (int i = 0; i < N; i++) {
@@ -98,8 +130,23 @@ public final class TtftPredictor {
             snapshot = prior;
         }
 
+        /** Back to the prior, unless an observation came meanwhile. */
+        synchronized void restart(long now, long staleNanos) {
+            if (!learned || now - lastNanos <= staleNanos) {
+                return;
+            }
+            double[] start = prior.vector();
+            for (int i = 0; i < N; i++) {
+                theta[i] = start[i];
+                Arrays.fill(p[i], 0.0);
+                p[i][i] = PRIOR_VARIANCE[i];
+            }
+            snapshot = prior;
+            learned = false;
+        }
+
         synchronized double update(double queued, int uncached, long pending, double slotWait, double loadShare,
-                double observedMs) {
+                double observedMs, long now) {
             double predicted = snapshot.predictMs(queued, uncached, pending, slotWait, loadShare);
             if (!Double.isFinite(observedMs) || observedMs < 0 || !Double.isFinite(queued)
                     || !Double.isFinite(slotWait) || !Double.isFinite(loadShare)) {
@@ -142,6 +189,8 @@ public final class TtftPredictor {
             }
             snapshot = TtftModel.of(theta);
             count++;
+            lastNanos = now;
+            learned = true;
             return predicted;
         }
     }

@@ -11,8 +11,40 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** The per-node TTFT regression: starts from its prior, learns a node's real rates, keeps nodes apart. */
+/**
+ * The per-node TTFT regression: starts from its prior, learns a node's real rates, keeps nodes apart, and goes back to
+ * its prior once it has learned nothing for a while.
+ */
 class TtftPredictorTest {
+
+    @Test
+    void aModelWithoutObservationsForLongerThanTheStaleTimeStartsAgainFromItsPrior() {
+        TtftModel prior = TtftModel.prior(25, 5_000, 32, 6_400);
+        long[] now = {0};
+        TtftPredictor predictor = new TtftPredictor(TtftModel.generic(), () -> now[0], 30_000_000_000L);
+        predictor.register("slow", prior);
+
+        // Given a node learned slow: 300 ms more before every first token
+        for (int i = 0; i < 200; i++) {
+            now[0] += 100_000_000L;
+            predictor.observe("slow", 0, 1_000, 0, 0, 0, 25 + 200 + 300);
+        }
+        assertThat(predictor.model("slow").predictMs(0, 1_000, 0, 0, 0)).isCloseTo(525, within(30.0));
+
+        // When 30 s pass without an answer from it, its model is still what it learned
+        now[0] += 30_000_000_000L;
+        assertThat(predictor.model("slow").predictMs(0, 1_000, 0, 0, 0)).isCloseTo(525, within(30.0));
+
+        // Then past them it is its prior again, and learns afresh from the next answers
+        now[0] += 1;
+        assertThat(predictor.model("slow")).isEqualTo(prior);
+        for (int i = 0; i < 50; i++) {
+            now[0] += 100_000_000L;
+            predictor.observe("slow", 0, 1_000, 0, 0, 0, 25 + 200 + 300);
+        }
+        assertThat(predictor.model("slow").predictMs(0, 1_000, 0, 0, 0)).isGreaterThan(400);
+        assertThat(predictor.observations("slow")).isEqualTo(250);
+    }
 
     @Test
     void aNewNodePredictsFromItsHardwarePrior() {
