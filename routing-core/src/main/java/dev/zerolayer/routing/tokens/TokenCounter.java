@@ -64,7 +64,11 @@ public final class TokenCounter {
         if (text == null || text.isEmpty()) {
             return 0;
         }
-        if (!hasLongRun(text)) {
+        int shape = shape(text);
+        if ((shape & MALFORMED) != 0) {
+            text = wellFormed(text);
+        }
+        if ((shape & LONG_RUN) == 0) {
             return encoding.countTokensOrdinary(text);
         }
         int total = 0;
@@ -140,7 +144,11 @@ public final class TokenCounter {
         if (text == null || text.isEmpty()) {
             return new int[0];
         }
-        if (!hasLongRun(text)) {
+        int shape = shape(text);
+        if ((shape & MALFORMED) != 0) {
+            text = wellFormed(text);
+        }
+        if ((shape & LONG_RUN) == 0) {
             return encoding.encodeOrdinary(text).toArray();
         }
         java.util.List<int[]> parts = new java.util.ArrayList<>();
@@ -186,16 +194,53 @@ public final class TokenCounter {
      */
     static final int MAX_RUN = 256;
 
+    /** {@link #shape}: a run of non-whitespace longer than {@link #MAX_RUN}. */
+    static final int LONG_RUN = 1;
+    /** {@link #shape}: a surrogate without its pair (a JSON string may carry one; it is no UTF-8 text). */
+    static final int MALFORMED = 2;
+
     static boolean hasLongRun(String text) {
+        return (shape(text) & LONG_RUN) != 0;
+    }
+
+    /** What the tokenizer must be spared in one pass over the text: {@link #LONG_RUN}, {@link #MALFORMED}. */
+    static int shape(String text) {
+        int shape = 0;
         int run = 0;
         for (int i = 0; i < text.length(); i++) {
-            if (Character.isWhitespace(text.charAt(i))) {
+            char c = text.charAt(i);
+            if (Character.isWhitespace(c)) {
                 run = 0;
             } else if (++run > MAX_RUN) {
-                return true;
+                shape |= LONG_RUN;
+            }
+            if (Character.isSurrogate(c)) {
+                if (Character.isHighSurrogate(c) && i + 1 < text.length()
+                        && Character.isLowSurrogate(text.charAt(i + 1))) {
+                    i++;
+                    if (++run > MAX_RUN) {
+                        shape |= LONG_RUN;
+                    }
+                } else {
+                    shape |= MALFORMED;
+                }
             }
         }
-        return false;
+        return shape;
+    }
+
+    /** The text with each unpaired surrogate replaced by U+FFFD, as a UTF-8 encoder would. */
+    static String wellFormed(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                out.append(c).append(text.charAt(++i));
+            } else {
+                out.append(Character.isSurrogate(c) ? '\uFFFD' : c);
+            }
+        }
+        return out.toString();
     }
 
     /** The text cut after every {@value #MAX_RUN} consecutive non-whitespace characters (never inside a surrogate pair). */

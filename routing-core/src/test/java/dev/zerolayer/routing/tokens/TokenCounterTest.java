@@ -108,6 +108,20 @@ class TokenCounterTest {
     }
 
     @Test
+    void aLoneSurrogateIsCountedAsTheReplacementCharacterAndPairsAreLeftAlone() {
+        TokenCounter counter = TokenCounter.defaultCounter();
+        // a JSON string may carry "\ud800" alone: no UTF-8 text, so the tokenizer sees U+FFFD in its place
+        String lone = "price \uD800 and \uDC00 end";
+        assertThat(counter.count(lone)).isEqualTo(counter.count("price \uFFFD and \uFFFD end")).isPositive();
+        assertThat(counter.encode(Conversation.ofUser(lone)).ids())
+                .containsExactly(counter.encode(Conversation.ofUser("price \uFFFD and \uFFFD end")).ids());
+        String pair = "smile \uD83D\uDE00 ok";
+        assertThat(TokenCounter.wellFormed(pair)).isEqualTo(pair);
+        assertThat(TokenCounter.shape(pair)).isZero();
+        assertThat(TokenCounter.shape(lone)).isEqualTo(TokenCounter.MALFORMED);
+    }
+
+    @Test
     void aMegabyteWithoutSpacesIsCountedInBoundedWorkAndOrdinaryTextIsNeverCut() {
         TokenCounter counter = TokenCounter.defaultCounter();
         String ordinary = "The quick brown fox jumps over the lazy dog. ".repeat(50);
