@@ -574,12 +574,21 @@ final class Filters {
             if (Double.isNaN(d) || Double.isInfinite(d)) {
                 return d;
             }
-            return new BigDecimal(d).setScale(p, RoundingMode.HALF_EVEN).doubleValue();
+            double r = new BigDecimal(d).setScale(p, RoundingMode.HALF_EVEN).doubleValue();
+            return r == 0 ? Math.copySign(0.0, d) : r; // Python keeps the sign: round(-0.4) is -0.0
         }
-        double x = Py.asDouble(v instanceof Double ? v : (Object) Py.asDouble(v));
+        if (!Py.isNumber(v)) {
+            throw new TemplateException("TypeError: must be real number, not " + Py.typeName(v), line);
+        }
+        if (p < 0) {
+            throw new TemplateException("unsupported: ceil/floor rounding to negative precision", line);
+        }
         double scale = Math.pow(10, p);
-        double r = method.equals("ceil") ? Math.ceil(x * scale) : Math.floor(x * scale);
-        return r / scale;
+        double r = method.equals("ceil") ? Math.ceil(Py.asDouble(v) * scale) : Math.floor(Py.asDouble(v) * scale);
+        if (Double.isNaN(r) || Double.isInfinite(r) || Math.abs(r) >= 9.007199254740992e15) {
+            throw new TemplateException("unsupported: ceil/floor rounding of a huge or non-finite value", line);
+        }
+        return (double) (long) r / scale; // math.ceil/floor return ints: no negative zero
     }
 
     static List<String> splitlines(String s) {

@@ -30,7 +30,7 @@ final class Globals {
             }
             out.add(i);
         }
-        return out;
+        return new PyRange(out, start, stop, step);
     };
 
     static final PyCallable NAMESPACE = (args, kw, line) -> {

@@ -91,6 +91,9 @@ final class Py {
         if (v instanceof DictView d) {
             return "'" + d.kind() + "'";
         }
+        if (v instanceof PyRange) {
+            return "'range'";
+        }
         if (v instanceof Undefined) {
             return "'Undefined'";
         }
@@ -127,6 +130,9 @@ final class Py {
         }
         if (v instanceof Markup m) {
             return !m.text().isEmpty();
+        }
+        if (v instanceof PyRange r) {
+            return !r.items().isEmpty();
         }
         return true;
     }
@@ -204,6 +210,8 @@ final class Py {
                 repr(e.getValue(), sb, line);
             }
             sb.append('}');
+        } else if (v instanceof PyRange r) {
+            sb.append(r.repr());
         } else if (v instanceof DictView d) {
             sb.append(d.kind()).append('(');
             repr(d.items(), sb, line);
@@ -371,6 +379,9 @@ final class Py {
         if (a instanceof Undefined && b instanceof Undefined) {
             return true;
         }
+        if (a instanceof PyRange x && b instanceof PyRange y) {
+            return seqEq(x.items(), y.items());
+        }
         return false;
     }
 
@@ -523,6 +534,9 @@ final class Py {
         if (v instanceof PyIter it) {
             return it.drain();
         }
+        if (v instanceof PyRange r) {
+            return r.items();
+        }
         if (v instanceof Map<?, ?> m) {
             return new ArrayList<>(m.keySet());
         }
@@ -556,6 +570,9 @@ final class Py {
         if (v instanceof Markup m) {
             return strLen(m.text());
         }
+        if (v instanceof PyRange r) {
+            return r.items().size();
+        }
         if (v instanceof Undefined) {
             return 0;
         }
@@ -572,7 +589,7 @@ final class Py {
             if (v != MISSING) {
                 return v;
             }
-        } else if (obj instanceof List<?> || obj instanceof PyTuple || obj instanceof String) {
+        } else if (obj instanceof List<?> || obj instanceof PyTuple || obj instanceof String || obj instanceof PyRange) {
             if (isInt(key)) {
                 long i = asLong(key);
                 if (obj instanceof String s) {
@@ -590,7 +607,8 @@ final class Py {
                         }
                     }
                 } else {
-                    List<?> l = obj instanceof PyTuple t ? t.items() : (List<?>) obj;
+                    List<?> l = obj instanceof PyTuple t ? t.items()
+                            : obj instanceof PyRange r ? r.items() : (List<?>) obj;
                     long j = i < 0 ? i + l.size() : i;
                     if (j >= 0 && j < l.size()) {
                         return l.get((int) j);
@@ -639,6 +657,9 @@ final class Py {
     static Object slice(Object obj, Object start, Object stop, Object step, int line) {
         if (obj instanceof Undefined u) {
             throw u.fail(line);
+        }
+        if (obj instanceof PyRange || obj instanceof DictView || obj instanceof PyIter || obj instanceof Markup) {
+            throw new TemplateException("unsupported: slicing a " + typeName(obj) + " value", line);
         }
         long st = step == null ? 1 : sliceIndex(step, line);
         if (st == 0) {
@@ -706,6 +727,9 @@ final class Py {
         }
         if (isNumber(a) && isNumber(b)) {
             return numeric(op, a, b, line);
+        }
+        if (op.equals("%") && (a instanceof String || a instanceof Markup)) {
+            throw new TemplateException("unsupported: printf-style string formatting with %", line);
         }
         switch (op) {
             case "+" -> {

@@ -48,10 +48,10 @@ final class Tests {
         reg((v, a, l) -> arg(a, 0, "mapping", l) == null && v instanceof Map, "mapping");
         reg((v, a, l) -> arg(a, 0, "iterable", l) == null && (v instanceof String || v instanceof List
                 || v instanceof Map || v instanceof PyTuple || v instanceof DictView || v instanceof PyIter
-                || v instanceof Undefined || v instanceof Markup), "iterable");
+                || v instanceof Undefined || v instanceof Markup || v instanceof PyRange), "iterable");
         reg((v, a, l) -> arg(a, 0, "sequence", l) == null && (v instanceof String || v instanceof List
-                || v instanceof Map || v instanceof PyTuple || v instanceof Undefined || v instanceof Markup),
-                "sequence");
+                || v instanceof Map || v instanceof PyTuple || v instanceof Undefined || v instanceof Markup
+                || v instanceof PyRange), "sequence");
         reg((v, a, l) -> arg(a, 0, "callable", l) == null && (v instanceof PyCallable || v instanceof Undefined
                 || v instanceof LoopInfo), "callable");
         reg((v, a, l) -> Py.eq(v, arg(a, 1, "eq", l)), "eq", "equalto", "==");

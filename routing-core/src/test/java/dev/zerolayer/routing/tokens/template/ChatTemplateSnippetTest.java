@@ -38,7 +38,13 @@ class ChatTemplateSnippetTest {
             "{% with a = 1 %}{{ a }}{% endwith %}",
             "{% for i in range(3) %}{% continue %}{% endfor %}",
             "{{ self }}",
-            "{% set a = [1, 2] %}{% set b = a %}{{ a is sameas b }}");
+            "{% set a = [1, 2] %}{% set b = a %}{{ a is sameas b }}",
+            "{{ range(3)[1:] }}",
+            "{{ '%s!' % 'x' }}",
+            "{{ {'x': 1}.x }} {{ {'x': 1}['x'] }} {{ {'get': 5}.get }}|",
+            "{{ 'AbC'.swapcase() }}",
+            "{% set n = namespace(d={'a': 1}) %}{{ n.d.a }} {{ n }}",
+            "{{ 1 is sameas 1 }}");
 
     @SuppressWarnings("unchecked")
     @TestFactory
