@@ -8,6 +8,7 @@ Run from any directory: python3 render_reference.py   (needs Jinja2 3.1.x)
 """
 import json
 import os
+import warnings
 from datetime import datetime
 
 import jinja2
@@ -54,7 +55,87 @@ def environment(now):
     return env
 
 
+def whitespace_fuzz(count=400, seed=20240726):
+    """Deterministic random templates mixing text, newlines, indentation and tags with every -/+ control."""
+    import random
+    rnd = random.Random(seed)
+    texts = ["a", " ", "  ", "\t", "\n", "\n\n", " \n ", "x y", "\n  ", "  \n", "\t\n\t"]
+
+    def sign(plus=True):
+        return rnd.choice(["", "", "-", "+"] if plus else ["", "", "-"])
+
+    def block(body):
+        return "{%" + sign() + " " + body + " " + sign() + "%}"
+
+    def node(depth):
+        k = rnd.randrange(9 if depth < 2 else 5)
+        if k <= 1:
+            return rnd.choice(texts)
+        if k == 2:
+            return "{{" + sign(False) + " 'v' " + sign(False) + "}}"
+        if k == 3:
+            return "{#" + sign() + " c " + sign() + "#}"
+        if k == 4:
+            return block("set s = 1")
+        inner = "".join(node(depth + 1) for _ in range(rnd.randrange(4)))
+        if k == 5:
+            return block("if true") + inner + block("endif")
+        if k == 6:
+            return block("if false") + rnd.choice(texts) + block("else") + inner + block("endif")
+        if k == 7:
+            return block("for i in [1, 2]") + inner + "{{ i }}" + block("endfor")
+        raw_body = "".join(node(2) for _ in range(rnd.randrange(3)))
+        return "{%" + sign() + " raw " + sign(False) + "%}" + raw_body + block("endraw")
+
+    return ["".join(node(0) for _ in range(rnd.randrange(2, 8))) for _ in range(count)]
+
+
+def expression_fuzz(count=600, seed=7):
+    """Deterministic random expressions over literals, operators, filters, tests, methods and subscripts."""
+    import random
+    rnd = random.Random(seed)
+    atoms = ["0", "1", "-2", "3", "7", "2.5", "0.1", "-0.0", "1e-7", "1e16", "true", "false", "none", "nothing",
+             "''", "'a'", "'Hello World'", "' x y '", "'é😀'", "'1'", "'3.5'", "'a,b'", "[]", "[1, 2, 3]",
+             "['b', 'a', 'B']", "[1, 'a']", "[[1, 2], [3]]", "{}", "{'k': 'v', 'a': 1}", "{'b': 2, 'a': none}",
+             "(1, 2)", "messages", "messages[0]", "range(3)"]
+    binops = ["+", "-", "*", "/", "//", "%", "**", "~", "==", "!=", "<", "<=", ">", ">=", "in", "not in", "and", "or"]
+    filters = ["length", "upper", "lower", "trim", "first", "last", "list", "string", "int", "float", "abs", "round",
+               "sort", "unique | list", "reverse | list", "join", "join(', ')", "tojson", "default('d')",
+               "default('d', true)", "sum", "min", "max", "dictsort", "items | list", "map('string') | list",
+               "select | list", "reject | list", "wordcount", "capitalize", "title", "replace('a', 'o')",
+               "indent(2)", "tojson(indent=1)", "e", "count", "int(9)", "float(9.5)", "round(1)",
+               "map(attribute='role') | list", "selectattr('role') | list", "batch(2) | list"]
+    tests = ["defined", "undefined", "none", "string", "number", "integer", "float", "boolean", "true", "false",
+             "mapping", "iterable", "sequence", "odd", "even", "divisibleby 2", "eq 1", "lt 2", "in [1, 'a']",
+             "lower", "upper", "callable"]
+    methods = ["upper()", "lower()", "strip()", "split()", "split(',')", "startswith('a')", "endswith('d')",
+               "title()", "capitalize()", "replace('l', 'L')", "find('o')", "count('l')", "isdigit()", "isalpha()",
+               "items() | list", "keys() | list", "values() | list", "get('a')", "get('zz', 0)", "lstrip()",
+               "rstrip(' y')", "rsplit(' ', 1)", "join(['p', 'q'])", "role", "content", "0", "1"]
+
+    def expr(depth):
+        k = rnd.randrange(8 if depth < 3 else 1)
+        if k == 0:
+            return rnd.choice(atoms)
+        if k == 1:
+            return "(" + expr(depth + 1) + " " + rnd.choice(binops) + " " + expr(depth + 1) + ")"
+        if k == 2:
+            return "(" + expr(depth + 1) + " | " + rnd.choice(filters) + ")"
+        if k == 3:
+            return "(" + expr(depth + 1) + " is " + rnd.choice(["", "not "]) + rnd.choice(tests) + ")"
+        if k == 4:
+            return "(" + expr(depth + 1) + ")." + rnd.choice(methods)
+        if k == 5:
+            return "(" + expr(depth + 1) + ")[" + rnd.choice(["0", "-1", "1:", ":-1", "::-1", "::2", "'a'", "5"]) + "]"
+        if k == 6:
+            return "(not " + expr(depth + 1) + ")"
+        return "(" + expr(depth + 1) + " if " + expr(depth + 1) + " else " + expr(depth + 1) + ")"
+
+    return ["{{ " + expr(0) + " }}" for _ in range(count)]
+
+
 def main():
+    warnings.simplefilter("ignore", SyntaxWarning)  # Jinja2 compiles `1[0]`-like fuzz expressions to Python
     with open(os.path.join(HERE, "cases.json"), encoding="utf-8") as f:
         cases = json.load(f)
     expected = {}
@@ -81,16 +162,21 @@ def main():
     # small snippets (snippets.json: a list of template sources) rendered with one fixed context
     with open(os.path.join(HERE, "snippets.json"), encoding="utf-8") as f:
         snippets = json.load(f)
+    fuzz = whitespace_fuzz() + expression_fuzz()
     context = {"messages": [{"role": "system", "content": "sys"}, {"role": "user", "content": "hi"},
                             {"role": "assistant", "content": "yo"}, {"role": "user", "content": "bye"}],
                "bos_token": "<s>", "eos_token": "</s>", "add_generation_prompt": True, "tools": None}
     env = environment(datetime.fromisoformat(SNIPPET_NOW))
     out = []
-    for source in snippets:
+    for source in snippets + fuzz:
+        entry = {"source": source}
+        if len(out) >= len(snippets):
+            entry["fuzz"] = True  # generated: the Java renderer may refuse these ("unsupported"), never differ
         try:
-            out.append({"source": source, "output": env.from_string(source).render(**context)})
+            entry["output"] = env.from_string(source).render(**context)
         except Exception as e:  # noqa: BLE001
-            out.append({"source": source, "error": f"{type(e).__name__}: {e}"})
+            entry["error"] = f"{type(e).__name__}: {e}"
+        out.append(entry)
     with open(os.path.join(HERE, "expected_snippets.json"), "w", encoding="utf-8") as f:
         json.dump({"now": SNIPPET_NOW, "context": context, "results": out}, f, ensure_ascii=False, indent=1)
         f.write("\n")

@@ -9,6 +9,69 @@ import java.util.Map;
 interface Expr {
     Object eval(Scope s);
 
+    /**
+     * Whether Jinja2's optimizer may fold this expression at compile time (no names, no calls); it over-approximates
+     * (and/or/if short-circuit while folding), which only turns an error into a refusal.
+     */
+    static boolean isConstant(Expr e) {
+        if (e instanceof Literal) {
+            return true;
+        }
+        if (e instanceof ListLit l) {
+            return l.items().stream().allMatch(Expr::isConstant);
+        }
+        if (e instanceof TupleLit t) {
+            return t.items().stream().allMatch(Expr::isConstant);
+        }
+        if (e instanceof DictLit d) {
+            return d.keys().stream().allMatch(Expr::isConstant) && d.values().stream().allMatch(Expr::isConstant);
+        }
+        if (e instanceof Binary b) {
+            return isConstant(b.left()) && isConstant(b.right());
+        }
+        if (e instanceof Concat c) {
+            return c.parts().stream().allMatch(Expr::isConstant);
+        }
+        if (e instanceof Compare c) {
+            return isConstant(c.first()) && c.rest().stream().allMatch(Expr::isConstant);
+        }
+        if (e instanceof And a) {
+            return isConstant(a.left());
+        }
+        if (e instanceof Or o) {
+            return isConstant(o.left());
+        }
+        if (e instanceof Not n) {
+            return isConstant(n.value());
+        }
+        if (e instanceof Neg n) {
+            return isConstant(n.value());
+        }
+        if (e instanceof Pos p) {
+            return isConstant(p.value());
+        }
+        if (e instanceof CondExpr c) {
+            return isConstant(c.test()) && (isConstant(c.then()) || c.otherwise() == null || isConstant(c.otherwise()));
+        }
+        if (e instanceof Filter f) {
+            return f.value() != null && isConstant(f.value()) && f.args().positional().stream().allMatch(Expr::isConstant)
+                    && f.args().keywords().values().stream().allMatch(Expr::isConstant);
+        }
+        if (e instanceof Test t) {
+            return isConstant(t.value()) && t.args().positional().stream().allMatch(Expr::isConstant);
+        }
+        if (e instanceof GetItem g) {
+            return isConstant(g.obj()) && isConstant(g.key());
+        }
+        if (e instanceof GetAttr g) {
+            return isConstant(g.obj());
+        }
+        if (e instanceof Slice sl) {
+            return isConstant(sl.obj());
+        }
+        return false;
+    }
+
     static List<Object> evalAll(List<Expr> exprs, Scope s) {
         List<Object> out = new ArrayList<>(exprs.size());
         for (Expr e : exprs) {
@@ -97,6 +160,10 @@ interface Expr {
     record Slice(Expr obj, Expr start, Expr stop, Expr step, int line) implements Expr {
         public Object eval(Scope s) {
             Object o = obj.eval(s);
+            if (isConstant(obj) && !(o instanceof String || o instanceof List<?> || o instanceof PyTuple)) {
+                // Jinja2's optimizer folds constant slices through environment.getitem (undefined, not an error)
+                throw new TemplateException("unsupported: slicing a constant " + Py.typeName(o), line);
+            }
             return Py.slice(o, bound(start, s), bound(stop, s), bound(step, s), line);
         }
 

@@ -432,6 +432,9 @@ final class Filters {
     }
 
     private static Object map(Object v, List<Object> a, Map<String, Object> k, Scope s, int l) {
+        if (!Py.truthy(v)) {
+            return new PyIter(new ArrayList<>()); // Jinja2: `if value:` before even checking the arguments
+        }
         List<Object> items = Py.iterate(v, l);
         List<Object> out = new ArrayList<>(items.size());
         if (a.isEmpty() && k.containsKey("attribute")) {
@@ -465,6 +468,9 @@ final class Filters {
 
     private static Object select(Object v, List<Object> a, Map<String, Object> k, Scope s, int l, boolean byAttr,
             boolean keep) {
+        if (!Py.truthy(v)) {
+            return new PyIter(new ArrayList<>()); // Jinja2: `if value:` before even checking the arguments
+        }
         if (!k.isEmpty()) {
             throw new TemplateException("unsupported: keyword arguments to select/reject filters", l);
         }

@@ -408,7 +408,7 @@ final class Py {
             if (Double.isNaN(x) || Double.isNaN(y)) {
                 throw new TemplateException("unsupported: comparison with nan", line);
             }
-            return Double.compare(x, y) == 0 ? 0 : (x < y ? -1 : 1);
+            return x < y ? -1 : x > y ? 1 : 0; // not Double.compare: -0.0 == 0.0 in Python
         }
         if (a instanceof String x && b instanceof String y) {
             return compareCodePoints(x, y);
@@ -584,6 +584,9 @@ final class Py {
         if (obj instanceof Undefined u) {
             throw u.fail(line);
         }
+        if (obj instanceof Markup) {
+            throw new TemplateException("unsupported: subscript of a Markup (safe/escape) value", line);
+        }
         if (obj instanceof Map<?, ?> m) {
             Object v = key instanceof Undefined ? MISSING : mapGet(m, key);
             if (v != MISSING) {
@@ -683,7 +686,8 @@ final class Py {
             }
             return obj instanceof PyTuple ? new PyTuple(out) : out;
         }
-        return new Undefined(typeName(obj) + " object is not subscriptable");
+        // Jinja2 compiles slices to plain Python slicing (not environment.getitem): anything else raises.
+        throw new TemplateException("TypeError: " + typeName(obj) + " object is not subscriptable (by a slice)", line);
     }
 
     private static long sliceIndex(Object v, int line) {
