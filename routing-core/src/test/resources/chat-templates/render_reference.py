@@ -134,6 +134,44 @@ def expression_fuzz(count=600, seed=7):
     return ["{{ " + expr(0) + " }}" for _ in range(count)]
 
 
+def scoping_fuzz(count=300, seed=99):
+    """Deterministic random statement nests (set, block set, for/else with filters, if, macros, namespaces)."""
+    import random
+    rnd = random.Random(seed)
+    names = ["a", "b", "c", "i", "loop"]
+
+    def val():
+        return rnd.choice(["1", "'x'", "a ~ 'k'", "b ~ i", "(c or 'e') ~ a", "loop.index ~ ''", "ns.v ~ a",
+                           "i if i is defined else 'u'", "[a, b] | join('-')", "a is defined", "m(b)"])
+
+    def stmt(depth):
+        k = rnd.randrange(9 if depth < 3 else 4)
+        if k == 0:
+            return "{{ " + rnd.choice(names + ["ns.v", "loop.index0", "m(a)"]) + " }}"
+        if k == 1:
+            return "{% set " + rnd.choice(["a", "b", "c", "i"]) + " = " + val() + " %}"
+        if k == 2:
+            return "{% set ns.v = " + val() + " %}"
+        if k == 3:
+            return rnd.choice(["|", ",", " "])
+        body = "".join(stmt(depth + 1) for _ in range(rnd.randrange(1, 4)))
+        if k == 4:
+            return "{% for i in " + rnd.choice(["[1, 2]", "range(3)", "'ab'", "[]", "{'p': 1, 'q': 2}"]) + \
+                rnd.choice(["", " if i != 1"]) + " %}" + body + \
+                rnd.choice(["", "{% else %}E" + stmt(depth + 1)]) + "{% endfor %}"
+        if k == 5:
+            return "{% if " + val() + " %}" + body + rnd.choice(["", "{% else %}" + stmt(depth + 1)]) + "{% endif %}"
+        if k == 6:
+            return "{% set " + rnd.choice(["a", "b", "c"]) + " %}" + body + "{% endset %}"
+        if k == 7:
+            return "{% for i in [3] %}{% for j in [4, 5] %}" + body + "{% endfor %}{% endfor %}"
+        return "{% if true %}" + body + "{% endif %}"
+
+    macro = "{% macro m(p, q=b) %}[{{ p }}{{ q }}{{ a }}{% set a = 'M' %}{{ a }}]{% endmacro %}"
+    return [macro + "{% set ns = namespace(v='') %}" + "".join(stmt(0) for _ in range(rnd.randrange(2, 7)))
+            + "{{ a }}{{ b }}{{ c }}{{ i }}{{ ns.v }}" for _ in range(count)]
+
+
 def main():
     warnings.simplefilter("ignore", SyntaxWarning)  # Jinja2 compiles `1[0]`-like fuzz expressions to Python
     with open(os.path.join(HERE, "cases.json"), encoding="utf-8") as f:
@@ -162,7 +200,7 @@ def main():
     # small snippets (snippets.json: a list of template sources) rendered with one fixed context
     with open(os.path.join(HERE, "snippets.json"), encoding="utf-8") as f:
         snippets = json.load(f)
-    fuzz = whitespace_fuzz() + expression_fuzz()
+    fuzz = whitespace_fuzz() + expression_fuzz() + scoping_fuzz()
     context = {"messages": [{"role": "system", "content": "sys"}, {"role": "user", "content": "hi"},
                             {"role": "assistant", "content": "yo"}, {"role": "user", "content": "bye"}],
                "bos_token": "<s>", "eos_token": "</s>", "add_generation_prompt": True, "tools": None}

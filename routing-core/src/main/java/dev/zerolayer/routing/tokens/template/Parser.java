@@ -150,7 +150,7 @@ final class Parser {
                 List<Stmt> body = subparse(Set.of("endgeneration"));
                 next();
                 expectBlockEnd();
-                return new Stmt.If(List.of(), List.of(), body);
+                return new Stmt.Scoped(body);
             }
             default:
                 if (KNOWN_BUT_UNSUPPORTED.contains(kw.text())) {

@@ -26,6 +26,13 @@ interface Stmt {
         }
     }
 
+    /** A body rendered in its own scope: HF's `generation` block (a call block, so an inner frame). */
+    record Scoped(List<Stmt> body) implements Stmt {
+        public void render(StringBuilder out, Scope s) {
+            renderAll(body, out, s.child());
+        }
+    }
+
     record If(List<Expr> tests, List<List<Stmt>> bodies, List<Stmt> otherwise) implements Stmt {
         public void render(StringBuilder out, Scope s) {
             for (int i = 0; i < tests.size(); i++) {
@@ -74,10 +81,11 @@ interface Stmt {
         }
     }
 
+    /** `set name %}...{% endset`: the body renders in its own scope (Jinja2 compiles it as an inner frame). */
     record SetBlock(String name, List<Stmt> body, Expr filter) implements Stmt {
         public void render(StringBuilder out, Scope s) {
             StringBuilder sb = new StringBuilder();
-            renderAll(body, sb, s);
+            renderAll(body, sb, s.child());
             Object v = sb.toString();
             if (filter != null) {
                 Scope tmp = s.child();
@@ -91,7 +99,7 @@ interface Stmt {
     record FilterBlock(List<Stmt> body, Expr filter, int line) implements Stmt {
         public void render(StringBuilder out, Scope s) {
             StringBuilder sb = new StringBuilder();
-            renderAll(body, sb, s);
+            renderAll(body, sb, s.child());
             Scope tmp = s.child();
             tmp.set("\u0000block", sb.toString());
             Py.appendStr(filter.eval(tmp), out, line);
@@ -115,7 +123,7 @@ interface Stmt {
                 items = kept;
             }
             if (items.isEmpty()) {
-                renderAll(otherwise, out, s);
+                renderAll(otherwise, out, s.child()); // the else block is an inner frame too
                 return;
             }
             LoopInfo loop = new LoopInfo(items);
