@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The global functions of HF's chat-template environment: range, namespace, dict, raise_exception (strftime_now needs the clock, see Strftime). */
+/** The global functions of HF's chat-template environment: range, namespace, dict, raise_exception (strftime_now is bound per render to the clock, in ChatTemplate). */
 final class Globals {
     private Globals() {
     }

@@ -72,7 +72,7 @@ final class Lexer {
             pos = after + (sign != 0 ? 1 : 0);
             lineStarting = false;
             if (type == '#') {
-                lexComment(idx);
+                lexComment();
             } else if (type == '%') {
                 out.add(new Token(Kind.BLOCK_BEGIN, "{%", line));
                 lexInside(true);
@@ -205,28 +205,23 @@ final class Lexer {
         return -1;
     }
 
-    private void lexComment(int start) {
-        int search = pos;
-        while (true) {
-            int idx = src.indexOf("#}", search);
-            if (idx < 0) {
-                throw new TemplateException("Missing end of comment tag", line);
-            }
-            int end;
-            int textEnd = idx;
-            if (idx > pos && src.charAt(idx - 1) == '-') {
-                textEnd = idx - 1;
-                end = skipSpace(idx + 2);
-            } else if (idx > pos && src.charAt(idx - 1) == '+') {
-                end = idx + 2;
-            } else {
-                end = idx + 2 < src.length() && src.charAt(idx + 2) == '\n' ? idx + 3 : idx + 2;
-            }
-            line += count(src, pos, end);
-            lineStarting = src.charAt(end - 1) == '\n';
-            pos = end;
-            return;
+    /** Skips a comment up to the first `#}` (`-#}` also eats following whitespace, plain `#}` one newline). */
+    private void lexComment() {
+        int idx = src.indexOf("#}", pos);
+        if (idx < 0) {
+            throw new TemplateException("Missing end of comment tag", line);
         }
+        int end;
+        if (idx > pos && src.charAt(idx - 1) == '-') {
+            end = skipSpace(idx + 2);
+        } else if (idx > pos && src.charAt(idx - 1) == '+') {
+            end = idx + 2;
+        } else {
+            end = idx + 2 < src.length() && src.charAt(idx + 2) == '\n' ? idx + 3 : idx + 2;
+        }
+        line += count(src, pos, end);
+        lineStarting = src.charAt(end - 1) == '\n';
+        pos = end;
     }
 
     private void lexInside(boolean block) {

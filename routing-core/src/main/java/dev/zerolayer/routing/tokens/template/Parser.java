@@ -293,23 +293,13 @@ final class Parser {
         List<Stmt> body = subparse(Set.of("endmacro"));
         next();
         expectBlockEnd();
-        for (String p : List.of("varargs", "kwargs", "caller")) {
-            if (!params.contains(p) && mentions(body, p)) {
-                throw new TemplateException("unsupported: macro '" + nameTok.text() + "' uses '" + p + "'", line);
-            }
-        }
+        // varargs, kwargs and caller are refused wherever they are read (parsePrimary), so calls bind plainly
         return new Stmt.Macro(nameTok.text(), params, defaults, body, line);
-    }
-
-    /** A conservative check: does any name token inside the macro body spell this name? */
-    private boolean mentions(List<Stmt> body, String name) {
-        return body.toString().contains("Name[name=" + name + ",");
     }
 
     // ---------------------------------------------------------------- expressions
 
     private Expr parseTuple(boolean withCondexpr) {
-        int line = peek().line();
         Expr first = parseExpression(withCondexpr);
         if (!peek().isOp(",")) {
             return first;
@@ -322,17 +312,13 @@ final class Parser {
             }
             items.add(parseExpression(withCondexpr));
         }
-        return tupleOrConst(items, line);
+        return new Expr.TupleLit(List.copyOf(items));
     }
 
     private boolean isTupleEnd() {
         Token t = peek();
         return t.kind() == Kind.VAR_END || t.kind() == Kind.BLOCK_END || t.kind() == Kind.EOF || t.isOp(")")
                 || t.isName("if") || t.isName("recursive") || t.isOp("=");
-    }
-
-    private static Expr tupleOrConst(List<Expr> items, int line) {
-        return new Expr.TupleLit(List.copyOf(items));
     }
 
     private Expr parseExpression(boolean withCondexpr) {

@@ -4,7 +4,7 @@ import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
 
-/** A variable frame: names set here shadow the parent's; a for-loop iteration or macro call opens a new one, if does not. */
+/** A variable frame: names set here shadow the parent's; a for-loop iteration, for-else, macro call, block set, filter or generation body opens one, if does not. */
 final class Scope {
     final Scope parent;
     final Clock clock;

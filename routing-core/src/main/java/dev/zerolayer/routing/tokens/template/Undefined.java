@@ -2,8 +2,6 @@ package dev.zerolayer.routing.tokens.template;
 
 /** Jinja2's default Undefined: renders as '', is falsy, iterates as empty, and fails on arithmetic, attributes and items. */
 final class Undefined {
-    static final Undefined INSTANCE = new Undefined("");
-
     /** What was missing, for error messages (Python's "'x' is undefined"). */
     final String hint;
 

@@ -44,7 +44,9 @@ class ChatTemplateSnippetTest {
             "{{ {'x': 1}.x }} {{ {'x': 1}['x'] }} {{ {'get': 5}.get }}|",
             "{{ 'AbC'.swapcase() }}",
             "{% set n = namespace(d={'a': 1}) %}{{ n.d.a }} {{ n }}",
-            "{{ 1 is sameas 1 }}");
+            "{{ 1 is sameas 1 }}",
+            "{{ kwargs }}",
+            "{% macro f() %}{{ varargs }}{% endmacro %}{{ f(1) }}");
 
     @SuppressWarnings("unchecked")
     @TestFactory
