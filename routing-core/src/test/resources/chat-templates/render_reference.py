@@ -55,6 +55,56 @@ def environment(now):
     return env
 
 
+def conversation_fuzz(count=150, seed=4242):
+    """Deterministic random conversations: roles, <think> blocks, tool calls (dict/str arguments), tool results,
+    reasoning_content, None content, unicode and template-looking text; written to cases_generated.json."""
+    import random
+    rnd = random.Random(seed)
+    words = ["hello", "world", "é", "😀", "{{ x }}", "{%- if %}", "\n", "\n\n", "  ", "<think>", "</think>",
+             "<tool_response>", "</tool_response>", "日本", "\"q\"", "'s", "\\", "\t", "1.5", "null"]
+
+    def text():
+        return "".join(rnd.choice(words) + rnd.choice(["", " "]) for _ in range(rnd.randrange(0, 6)))
+
+    def tool_call():
+        args = rnd.choice([{"city": text(), "n": rnd.randrange(5), "x": rnd.choice([0.5, 1.0, 1e-7, None, True])},
+                           "{\"city\": \"" + text().replace("\\", "") + "\"}", {}])
+        call = {"name": rnd.choice(["get_weather", "search", "ünïcode"]), "arguments": args}
+        return {"type": "function", "function": call} if rnd.random() < 0.8 else call
+
+    def message(role):
+        m = {"role": role}
+        if role == "assistant":
+            c = text()
+            if rnd.random() < 0.4:
+                c = "<think>" + rnd.choice(["\n", ""]) + text() + rnd.choice(["\n", ""]) + "</think>" + \
+                    rnd.choice(["\n\n", "\n", ""]) + c
+            m["content"] = c if rnd.random() < 0.9 else None
+            if rnd.random() < 0.3:
+                m["tool_calls"] = [tool_call() for _ in range(rnd.randrange(1, 3))]
+            if rnd.random() < 0.15:
+                m["reasoning_content"] = text()
+        elif role == "user" and rnd.random() < 0.1:
+            m["content"] = "<tool_response>" + text() + "</tool_response>"
+        else:
+            m["content"] = text()
+        return m
+
+    cases = []
+    for n in range(count):
+        msgs = [message("system")] if rnd.random() < 0.4 else []
+        for _ in range(rnd.randrange(1, 7)):
+            msgs.append(message(rnd.choice(["user", "user", "assistant", "assistant", "tool"])))
+        ctx = {"messages": msgs, "bos_token": "<s>", "eos_token": "</s>",
+               "add_generation_prompt": rnd.random() < 0.5,
+               "tools": rnd.choice([None, [{"type": "function", "function": {"name": "get_weather",
+                                    "description": text(), "parameters": {"type": "object", "properties": {}}}}]])}
+        if rnd.random() < 0.3:
+            ctx["enable_thinking"] = rnd.random() < 0.5
+        cases.append({"name": f"fuzz_conversation_{n:03d}", "now": "2024-07-26T10:11:12", "context": ctx})
+    return cases
+
+
 def whitespace_fuzz(count=400, seed=20240726):
     """Deterministic random templates mixing text, newlines, indentation and tags with every -/+ control."""
     import random
@@ -176,6 +226,11 @@ def main():
     warnings.simplefilter("ignore", SyntaxWarning)  # Jinja2 compiles `1[0]`-like fuzz expressions to Python
     with open(os.path.join(HERE, "cases.json"), encoding="utf-8") as f:
         cases = json.load(f)
+    generated = conversation_fuzz()
+    with open(os.path.join(HERE, "cases_generated.json"), "w", encoding="utf-8") as f:
+        json.dump(generated, f, ensure_ascii=False, indent=1)
+        f.write("\n")
+    cases = cases + generated
     expected = {}
     for name in sorted(os.listdir(HERE)):
         if not name.endswith(".jinja"):

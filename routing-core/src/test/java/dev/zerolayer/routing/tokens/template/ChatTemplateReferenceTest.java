@@ -20,7 +20,8 @@ import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Renders every template of src/test/resources/chat-templates with every case of cases.json and compares byte for
+ * Renders every template of src/test/resources/chat-templates with every case of cases.json (and the generated
+ * conversations of cases_generated.json) and compares byte for
  * byte with expected.json, which render_reference.py produced with Python Jinja2 in Hugging Face's environment.
  */
 class ChatTemplateReferenceTest {
@@ -34,7 +35,10 @@ class ChatTemplateReferenceTest {
     @TestFactory
     Stream<DynamicTest> rendersExactlyAsPythonJinja2() throws IOException, URISyntaxException {
         Path dir = dir();
-        List<Map<String, Object>> cases = JSON.readValue(Files.readString(dir.resolve("cases.json")), List.class);
+        List<Map<String, Object>> cases = new ArrayList<>(
+                JSON.readValue(Files.readString(dir.resolve("cases.json")), List.class));
+        // random conversations render_reference.py generated (seeded) and rendered alongside
+        cases.addAll(JSON.readValue(Files.readString(dir.resolve("cases_generated.json")), List.class));
         Map<String, Map<String, Map<String, String>>> expected =
                 JSON.readValue(Files.readString(dir.resolve("expected.json")), Map.class);
         List<DynamicTest> tests = new ArrayList<>();
@@ -59,7 +63,7 @@ class ChatTemplateReferenceTest {
                 }));
             }
         }
-        assertThat(tests).hasSizeGreaterThan(90);
+        assertThat(tests).hasSizeGreaterThan(900);
         return tests.stream();
     }
 }
