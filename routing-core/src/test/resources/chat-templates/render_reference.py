@@ -19,6 +19,9 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SNIPPET_NOW = "2024-07-26T09:05:03"
+# the model-like templates random conversations are rendered with (the torture template is covered by cases.json)
+CHAT_TEMPLATES = ["deepseek_style.jinja", "gemma_style.jinja", "llama3_style.jinja", "mistral_style.jinja",
+                  "qwen3.jinja"]
 
 
 class AssistantTracker(Extension):
@@ -101,7 +104,8 @@ def conversation_fuzz(count=150, seed=4242):
                                     "description": text(), "parameters": {"type": "object", "properties": {}}}}]])}
         if rnd.random() < 0.3:
             ctx["enable_thinking"] = rnd.random() < 0.5
-        cases.append({"name": f"fuzz_conversation_{n:03d}", "now": "2024-07-26T10:11:12", "context": ctx})
+        cases.append({"name": f"fuzz_conversation_{n:03d}", "now": "2024-07-26T10:11:12", "context": ctx,
+                      "templates": CHAT_TEMPLATES})
     return cases
 
 
