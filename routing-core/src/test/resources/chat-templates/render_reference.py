@@ -49,8 +49,7 @@ def raise_exception(message):
 
 
 def environment(now):
-    # transformers also enables jinja2.ext.loopcontrols; the Java renderer refuses break/continue instead,
-    # and no template here uses them.
+    # transformers' environment, loop controls (break / continue) included
     env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True,
                                         extensions=[AssistantTracker, jinja2.ext.loopcontrols])
     env.filters["tojson"] = tojson

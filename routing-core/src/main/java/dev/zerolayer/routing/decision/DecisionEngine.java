@@ -52,8 +52,8 @@ public final class DecisionEngine {
         List<FallbackReason> fallbacks = new ArrayList<>(choice.fallbacks());
         String targetTier = choice.tier();
 
-        List<String> tiers = fitting(targetTier, input.tokenCount(), policy, fired);
-        if (!fits(targetTier, input.tokenCount(), policy)) {
+        List<String> tiers = fitting(targetTier, input, policy, fired);
+        if (!fits(targetTier, input.tokenCount(targetTier), policy)) {
             fallbacks.add(0, FallbackReason.CONTEXT_WINDOW_EXCEEDED);
         }
         Map<String, List<ScoredCandidate>> scoredByCluster = new LinkedHashMap<>();
@@ -151,11 +151,12 @@ public final class DecisionEngine {
      * The tiers to try: the target's chain without the tiers whose context window the prompt exceeds (each named in a
      * {@code context_window:} rule); when none of the chain holds it, every tier of the policy that does, in order.
      */
-    private static List<String> fitting(String tier, int tokens, PolicyDocument policy, List<RuleFired> fired) {
+    private static List<String> fitting(String tier, DecisionInput input, PolicyDocument policy,
+            List<RuleFired> fired) {
         List<String> chain = chainOf(tier, policy);
         List<String> fitting = new ArrayList<>(chain.size());
         for (String candidate : chain) {
-            if (fits(candidate, tokens, policy)) {
+            if (fits(candidate, input.tokenCount(candidate), policy)) {
                 fitting.add(candidate);
             } else {
                 fired.add(RuleFired.of(RuleFired.Kind.CONTEXT_WINDOW, candidate));
@@ -163,7 +164,7 @@ public final class DecisionEngine {
         }
         if (fitting.isEmpty()) {
             for (String name : RoutingRules.tierOrder(policy)) {
-                if (fits(name, tokens, policy)) {
+                if (fits(name, input.tokenCount(name), policy)) {
                     fitting.add(name);
                 }
             }

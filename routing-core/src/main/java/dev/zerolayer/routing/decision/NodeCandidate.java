@@ -83,7 +83,7 @@ public record NodeCandidate(
 
     /** Prompt tokens the node must still prefill: the request's tokens less the leading blocks it holds. */
     public int uncachedTokens(DecisionInput input) {
-        return Math.max(0, input.tokenCount() - prefixBlocksHeld * BLOCK_TOKENS);
+        return Math.max(0, input.tokenCount(tier) - prefixBlocksHeld * BLOCK_TOKENS);
     }
 
     /** Predicted time to first token (ms) for the request on this node; NaN without a model. */

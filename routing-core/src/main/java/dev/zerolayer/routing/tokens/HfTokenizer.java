@@ -24,15 +24,16 @@ public final class HfTokenizer implements AutoCloseable {
 
     private static final Map<String, String> OPTIONS = Map.of("addSpecialTokens", "false", "truncation", "false",
             "padding", "false", "withOverflowingTokens", "false");
-    private static final String[] SPECIAL_TOKEN_KEYS = {"bos_token", "eos_token", "pad_token", "unk_token"};
+    private static final String[] SPECIAL_TOKEN_KEYS = {"bos_token", "eos_token", "unk_token", "sep_token", "pad_token",
+        "cls_token", "mask_token"};
 
     private final String location;
     private final HuggingFaceTokenizer tokenizer;
     private final String chatTemplate;
-    private final Map<String, String> specialTokens;
+    private final Map<String, Object> specialTokens;
 
     private HfTokenizer(String location, HuggingFaceTokenizer tokenizer, String chatTemplate,
-            Map<String, String> specialTokens) {
+            Map<String, Object> specialTokens) {
         this.location = location;
         this.tokenizer = tokenizer;
         this.chatTemplate = chatTemplate;
@@ -67,13 +68,22 @@ public final class HfTokenizer implements AutoCloseable {
                     + e.getMessage(), e);
         }
         String template = chatTemplate(json, files, config);
-        Map<String, String> special = new LinkedHashMap<>();
+        Map<String, Object> special = new LinkedHashMap<>();
         for (String key : SPECIAL_TOKEN_KEYS) {
-            JsonNode value = config.path(key);
-            String content = value.isString() ? value.asString() : value.path("content").asString(null);
-            if (content != null) {
+            String content = tokenText(config.path(key));
+            if (content != null && !content.isEmpty()) {
                 special.put(key, content);
             }
+        }
+        java.util.List<String> additional = new java.util.ArrayList<>();
+        for (JsonNode token : config.path("additional_special_tokens")) {
+            String content = tokenText(token);
+            if (content != null) {
+                additional.add(content);
+            }
+        }
+        if (!additional.isEmpty()) {
+            special.put("additional_special_tokens", java.util.List.copyOf(additional));
         }
         return new HfTokenizer(files.location(), tokenizer, template, special);
     }
@@ -97,6 +107,11 @@ public final class HfTokenizer implements AutoCloseable {
         }
         return files.read("chat_template.json").map(text -> tree(json, text, "chat_template.json"))
                 .map(node -> node.path("chat_template").asString(null)).orElse(null);
+    }
+
+    /** A special token as the config writes it: its text, or an object with its {@code content}. */
+    private static String tokenText(JsonNode value) {
+        return value.isString() ? value.asString() : value.path("content").asString(null);
     }
 
     private static JsonNode tree(JsonMapper json, String text, String name) {
@@ -127,6 +142,21 @@ public final class HfTokenizer implements AutoCloseable {
         return out;
     }
 
+    /**
+     * The text's token ids with the special tokens the tokenizer's post-processor adds (a BOS for Llama-like models,
+     * nothing for Qwen), as vLLM encodes a completions prompt.
+     */
+    public int[] idsWithSpecialTokens(String text) {
+        String wellFormed = text == null ? "" : (TokenCounter.shape(text) & TokenCounter.MALFORMED) != 0
+                ? TokenCounter.wellFormed(text) : text;
+        long[] ids = tokenizer.encode(wellFormed, true, false).getIds();
+        int[] out = new int[ids.length];
+        for (int i = 0; i < ids.length; i++) {
+            out[i] = (int) ids[i];
+        }
+        return out;
+    }
+
     /** The text's token count as {@link #ids} gives it. */
     public int count(String text) {
         return ids(text).length;
@@ -137,8 +167,12 @@ public final class HfTokenizer implements AutoCloseable {
         return Optional.ofNullable(chatTemplate);
     }
 
-    /** {@code bos_token}, {@code eos_token}, {@code pad_token}, {@code unk_token} as the config names them. */
-    public Map<String, String> specialTokens() {
+    /**
+     * The special tokens a chat template sees, as transformers' {@code special_tokens_map} gives them: {@code bos_token},
+     * {@code eos_token}, {@code unk_token}, {@code sep_token}, {@code pad_token}, {@code cls_token}, {@code mask_token}
+     * (texts, only those set) and {@code additional_special_tokens} (a list, when there are any).
+     */
+    public Map<String, Object> specialTokens() {
         return specialTokens;
     }
 

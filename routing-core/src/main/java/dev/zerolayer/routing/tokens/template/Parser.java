@@ -10,10 +10,12 @@ import java.util.Set;
 /** Recursive-descent parser following Jinja2's grammar and precedence; refuses every construct it does not implement. */
 final class Parser {
     private static final Set<String> KNOWN_BUT_UNSUPPORTED = Set.of("block", "extends", "include", "import", "from",
-            "with", "autoescape", "call", "break", "continue", "do", "print", "trans", "pluralize", "endblock");
+            "with", "autoescape", "call", "do", "print", "trans", "pluralize", "endblock");
 
     private final List<Token> tokens;
     private int pos;
+    /** For-loop bodies open around the statement being parsed (a macro's body starts again at 0). */
+    private int loopDepth;
 
     private Parser(List<Token> tokens) {
         this.tokens = tokens;
@@ -140,10 +142,18 @@ final class Parser {
             case "filter": {
                 Expr f = parseFilterChain(new Expr.Name("\u0000block", line), true);
                 expectBlockEnd();
-                List<Stmt> body = subparse(Set.of("endfilter"));
+                List<Stmt> body = outsideLoops(() -> subparse(Set.of("endfilter")));
                 next();
                 expectBlockEnd();
                 return new Stmt.FilterBlock(body, f, line);
+            }
+            case "break", "continue": {
+                // transformers enables jinja2.ext.loopcontrols; outside a loop Python cannot compile them
+                if (loopDepth == 0) {
+                    throw new TemplateException("'" + kw.text() + "' outside a loop", line);
+                }
+                expectBlockEnd();
+                return kw.text().equals("break") ? new Stmt.Break() : new Stmt.Continue();
             }
             case "generation": {
                 expectBlockEnd();
@@ -157,6 +167,20 @@ final class Parser {
                     throw new TemplateException("unsupported statement '" + kw.text() + "'", line);
                 }
                 throw new TemplateException("unsupported or unknown tag '" + kw.text() + "'", line);
+        }
+    }
+
+    /**
+     * A body parsed as if no loop were open: a macro's is a function of its own, and loop controls inside filter and
+     * block-set bodies are refused rather than rendered into a buffer the loop's exit would drop.
+     */
+    private List<Stmt> outsideLoops(java.util.function.Supplier<List<Stmt>> body) {
+        int saved = loopDepth;
+        loopDepth = 0;
+        try {
+            return body.get();
+        } finally {
+            loopDepth = saved;
         }
     }
 
@@ -225,7 +249,13 @@ final class Parser {
             throw new TemplateException("unsupported: recursive for loops", peek().line());
         }
         expectBlockEnd();
-        List<Stmt> body = subparse(Set.of("endfor", "else"));
+        loopDepth++;
+        List<Stmt> body;
+        try {
+            body = subparse(Set.of("endfor", "else"));
+        } finally {
+            loopDepth--;
+        }
         List<Stmt> otherwise = List.of();
         if (next().text().equals("else")) {
             expectBlockEnd();
@@ -260,7 +290,7 @@ final class Parser {
             filter = parseFilterChain(new Expr.Name("\u0000block", line), false);
         }
         expectBlockEnd();
-        List<Stmt> body = subparse(Set.of("endset"));
+        List<Stmt> body = outsideLoops(() -> subparse(Set.of("endset")));
         next();
         expectBlockEnd();
         return new Stmt.SetBlock(targets.get(0), body, filter);
@@ -290,7 +320,7 @@ final class Parser {
         }
         next();
         expectBlockEnd();
-        List<Stmt> body = subparse(Set.of("endmacro"));
+        List<Stmt> body = outsideLoops(() -> subparse(Set.of("endmacro")));
         next();
         expectBlockEnd();
         // varargs, kwargs and caller are refused wherever they are read (parsePrimary), so calls bind plainly

@@ -132,8 +132,38 @@ interface Stmt {
                 Scope f = s.child();
                 f.set("loop", loop);
                 Set.assign(targets, items.get(i), f, line);
-                renderAll(body, out, f);
+                try {
+                    renderAll(body, out, f);
+                } catch (LoopControl control) {
+                    if (control == LoopControl.BREAK) {
+                        break;
+                    }
+                }
             }
+        }
+    }
+
+    /** {@code break} / {@code continue} (transformers enables loopcontrols), unwinding to the innermost loop. */
+    final class LoopControl extends RuntimeException {
+        static final LoopControl BREAK = new LoopControl();
+        static final LoopControl CONTINUE = new LoopControl();
+
+        private LoopControl() {
+            super(null, null, false, false);
+        }
+    }
+
+    /** Leaves the innermost loop (the parser admits it only inside a loop body). */
+    record Break() implements Stmt {
+        public void render(StringBuilder out, Scope s) {
+            throw LoopControl.BREAK;
+        }
+    }
+
+    /** Goes on with the innermost loop's next item. */
+    record Continue() implements Stmt {
+        public void render(StringBuilder out, Scope s) {
+            throw LoopControl.CONTINUE;
         }
     }
 

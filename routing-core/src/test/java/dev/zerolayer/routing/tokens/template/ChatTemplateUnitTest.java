@@ -47,11 +47,16 @@ class ChatTemplateUnitTest {
     }
 
     @Test
-    void loopControlsAreRefusedAtParse() {
-        TemplateException e = parseError("{% for m in messages %}\n  {% break %}\n{% endfor %}");
+    void loopControlsWorkInsideALoopAndAreRefusedOutsideOneOrInAMacro() {
+        assertThat(ChatTemplate.parse("{% for i in range(4) %}{% if i == 2 %}{% break %}{% endif %}{{ i }}{% endfor %}")
+                .render(Map.of())).isEqualTo("01");
+        TemplateException e = parseError("{% if true %}\n  {% break %}\n{% endif %}");
         assertThat(e.line()).isEqualTo(2);
         assertThat(e.getMessage()).contains("break");
-        assertThat(parseError("{% for m in messages %}{% continue %}{% endfor %}").getMessage()).contains("continue");
+        assertThat(parseError("{% for m in messages %}{% macro f() %}{% continue %}{% endmacro %}{% endfor %}")
+                .getMessage()).contains("continue");
+        assertThat(parseError("{% for m in messages %}{% else %}{% break %}{% endfor %}").getMessage())
+                .contains("outside a loop");
     }
 
     @Test

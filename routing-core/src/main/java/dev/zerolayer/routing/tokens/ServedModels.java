@@ -1,0 +1,90 @@
+package dev.zerolayer.routing.tokens;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.function.LongSupplier;
+
+/**
+ * Served models' tokenizers by location: each is loaded once, in the background, the first time a request asks, and then
+ * shared; until it is ready (and after a failed load, until {@code retryAfterMs} has passed and it is tried again) the
+ * answer is empty, so a request never waits for a load. A node that re-registers with another location gets that one:
+ * a model is swapped by pointing its nodes at new files, without a restart.
+ *
+ * @param <M> what a location loads into
+ */
+public final class ServedModels<M> {
+
+    /** What a location loads into, or why it cannot. */
+    @FunctionalInterface
+    public interface Loader<M> {
+        M load(String location) throws Exception;
+    }
+
+    /** Where a location stands: loading, ready, or failed with a reason. */
+    public sealed interface State {
+    }
+
+    /** Being loaded; requests meanwhile get no exact prefix. */
+    public record Loading() implements State {
+    }
+
+    /** Loaded and shared. */
+    public record Ready(Object model) implements State {
+    }
+
+    /** The load failed at {@code atMillis}; it is tried again after the retry delay. */
+    public record Failed(String reason, long atMillis) implements State {
+    }
+
+    private final Loader<M> loader;
+    private final Executor executor;
+    private final LongSupplier clockMillis;
+    private final long retryAfterMs;
+    private final Map<String, State> states = new ConcurrentHashMap<>();
+
+    public ServedModels(Loader<M> loader, Executor executor, LongSupplier clockMillis, long retryAfterMs) {
+        this.loader = Objects.requireNonNull(loader, "loader");
+        this.executor = Objects.requireNonNull(executor, "executor");
+        this.clockMillis = Objects.requireNonNull(clockMillis, "clockMillis");
+        this.retryAfterMs = retryAfterMs;
+    }
+
+    /** The model at {@code location} if it is loaded; otherwise starts (or retries) its load and answers empty. */
+    @SuppressWarnings("unchecked")
+    public Optional<M> ready(String location) {
+        State state = states.get(location);
+        if (state instanceof Ready ready) {
+            return Optional.of((M) ready.model());
+        }
+        if (state == null || state instanceof Failed failed && clockMillis.getAsLong() - failed.atMillis() >= retryAfterMs) {
+            start(location, state);
+        }
+        return Optional.empty();
+    }
+
+    /** Where a location stands (loading when never asked for). */
+    public State state(String location) {
+        return states.getOrDefault(location, new Loading());
+    }
+
+    private void start(String location, State seen) {
+        Loading loading = new Loading();
+        boolean mine = seen == null ? states.putIfAbsent(location, loading) == null
+                : states.replace(location, seen, loading);
+        if (!mine) {
+            return;
+        }
+        executor.execute(() -> {
+            State done;
+            try {
+                done = new Ready(Objects.requireNonNull(loader.load(location), "loader gave null"));
+            } catch (Exception | LinkageError e) {
+                done = new Failed(e.getClass().getSimpleName() + ": " + e.getMessage(), clockMillis.getAsLong());
+            }
+            states.put(location, done);
+        });
+    }
+}
