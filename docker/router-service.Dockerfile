@@ -43,9 +43,10 @@ COPY --from=extract /extract/layers/spring-boot-loader/ ./
 COPY --from=extract /extract/layers/snapshot-dependencies/ ./
 COPY --from=extract /extract/layers/application/ ./
 COPY --chmod=0755 docker/healthcheck.sh /usr/local/bin/zl-healthcheck
-# Heap sized from the container's memory limit; exit (and get restarted) rather than limp on after an OOM.
+# Heap sized from the container's memory limit; a served model's tokenizer library is unpacked under /tmp/djl; exit (and get restarted) rather than limp on after an OOM.
 ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75.0 -XX:InitialRAMPercentage=50.0 -XX:+ExitOnOutOfMemoryError" \
-    ROUTER_PORT=8080
+    ROUTER_PORT=8080 \
+    DJL_CACHE_DIR=/tmp/djl
 USER 10001:10001
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \

@@ -173,7 +173,13 @@ public final class LocalStack {
     }
 
     private Map<String, String> childEnvironment(Credentials credentials) {
-        return childEnvironment(credentials, options.kafkaPort(), options.dataDir());
+        Map<String, String> childEnv = childEnvironment(credentials, options.kafkaPort(), options.dataDir());
+        if (options.tokenizer() != null) {
+            // two of the simulator's haiku nodes speak OpenAI's API and play vLLM serving this model
+            childEnv.put("ZEROLAYER_SIMULATOR_TOKENIZER", options.tokenizer());
+            childEnv.put("ZEROLAYER_SIMULATOR_HAIKU_PROTOCOLS", "anthropic,openai,openai");
+        }
+        return childEnv;
     }
 
     /**

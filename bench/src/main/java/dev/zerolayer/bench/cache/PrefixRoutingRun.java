@@ -31,8 +31,16 @@ import org.HdrHistogram.Histogram;
  * turn (streaming, pinned to sonnet), and the run reports time to first byte and the nodes' token-weighted prefix
  * cache hit rate ({@code vllm:prefix_cache_hits_total / vllm:prefix_cache_queries_total} over the run).
  *
+ * <p>With {@code --tokenizer DIR} (a Hugging Face model's tokenizer files, e.g. Qwen3's) two haiku nodes play vLLM
+ * serving that model (its tokenizer and chat template, sha256_cbor hashes) and the traffic is OpenAI chat clients
+ * pinned to haiku; cache-aware routing is on both times and what changes is whether those nodes declare their prefix
+ * caching: declared, the router computes their exact block hashes; undeclared, it can only hash its default way, as
+ * against a real fleet before this existed.
+ *
  * <pre>
  * java -cp bench/target/benchmarks.jar dev.zerolayer.bench.cache.PrefixRoutingRun --sessions 24 --turns 6
+ * java -cp bench/target/benchmarks.jar dev.zerolayer.bench.cache.PrefixRoutingRun --sessions 24 --turns 6 \
+ *     --tokenizer ../shared/data/tokenizers/qwen3
  * </pre>
  */
 public final class PrefixRoutingRun {
@@ -61,17 +69,29 @@ public final class PrefixRoutingRun {
         Path root = Path.of(options.getOrDefault("root", ".")).toAbsolutePath();
         int routerPort = Integer.parseInt(options.getOrDefault("router-port", "18480"));
         int kafkaPort = Integer.parseInt(options.getOrDefault("kafka-port", "19492"));
-        List<Conversation> traffic = traffic(sessions, turns, seed);
+        int apps = Integer.parseInt(options.getOrDefault("apps", "0"));
+        List<Conversation> traffic = traffic(sessions, turns, seed, apps);
+        String tokenizer = options.containsKey("tokenizer")
+                ? Path.of(options.get("tokenizer")).toAbsolutePath().normalize().toString() : null;
 
         StringBuilder report = new StringBuilder();
-        report.append(String.format(Locale.ROOT, "%d sessions × %d turns (seed %d), %d concurrent, %d ms between "
-                + "turns; streaming, pinned to sonnet; TTFB through the router.%n%n", sessions, turns, seed,
-                concurrency, thinkMs));
-        report.append("| cache-aware routing | requests | TTFB p50 ms | TTFB p90 ms | TTFB p99 ms | prefix cache hit "
+        report.append(String.format(Locale.ROOT, "%d sessions × %d turns (seed %d), %s, %d concurrent, %d ms between "
+                + "turns; streaming, pinned to %s; TTFB through the router.%n%n", sessions, turns, seed,
+                apps > 0 ? "sessions sharing " + apps + " system prompts" : "a system prompt per session",
+                concurrency, thinkMs, tokenizer == null ? "sonnet (Anthropic clients)"
+                        : "haiku (OpenAI chat clients; two nodes play vLLM serving " + tokenizer + ")"));
+        report.append(tokenizer == null ? "| cache-aware routing " : "| vLLM nodes declare their prefix caching ");
+        report.append("| requests | TTFB p50 ms | TTFB p90 ms | TTFB p99 ms | prefix cache hit "
                 + "rate (tokens) | failed |\n|---|---|---|---|---|---|---|\n");
         for (boolean cacheAware : List.of(false, true)) {
-            Map<String, String> env = Map.of("SPRING_APPLICATION_JSON", "{\"zerolayer\":{\"router\":{\"cache-aware\":"
-                    + cacheAware + ",\"requests-per-second\":1000000}}}");
+            Map<String, String> env = new java.util.HashMap<>(Map.of("SPRING_APPLICATION_JSON",
+                    "{\"zerolayer\":{\"router\":{\"cache-aware\":" + (cacheAware || tokenizer != null)
+                    + ",\"requests-per-second\":1000000}}}"));
+            if (tokenizer != null) {
+                env.put("ZEROLAYER_SIMULATOR_TOKENIZER", tokenizer);
+                env.put("ZEROLAYER_SIMULATOR_HAIKU_PROTOCOLS", "anthropic,openai,openai");
+                env.put("ZEROLAYER_SIMULATOR_DECLARE_PREFIX_CACHE", Boolean.toString(cacheAware));
+            }
             try (StackProcess stack = StackProcess.start(root, routerPort, kafkaPort,
                     "complexity-service,fallback-service", env)) {
                 stack.awaitServes("/v1/messages", "{\"model\":\"claude-sonnet-4-5\",\"max_tokens\":4,\"messages\":"
@@ -79,12 +99,13 @@ public final class PrefixRoutingRun {
                         "sonnet"), Duration.ofSeconds(120));
                 warmNodes();
                 double[] before = cacheCounters();
-                Result result = run(stack.router(), traffic, turns, concurrency, thinkMs);
+                Result result = run(stack.router(), traffic, turns, concurrency, thinkMs, tokenizer != null);
                 double[] after = cacheCounters();
                 double hitRate = (after[0] - before[0]) / Math.max(1, after[1] - before[1]);
                 Histogram h = result.ttfbMicros();
                 String line = String.format(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.1f | %.1f %% | %d |",
-                        cacheAware ? "on" : "off", h.getTotalCount(), h.getValueAtPercentile(50) / 1000.0,
+                        tokenizer == null ? (cacheAware ? "on" : "off") : (cacheAware ? "yes (exact hashes)"
+                                : "no (router's default hashes)"), h.getTotalCount(), h.getValueAtPercentile(50) / 1000.0,
                         h.getValueAtPercentile(90) / 1000.0, h.getValueAtPercentile(99) / 1000.0, 100 * hitRate,
                         result.failed());
                 System.err.println(line);
@@ -105,12 +126,20 @@ public final class PrefixRoutingRun {
     record Result(Histogram ttfbMicros, int failed) {
     }
 
-    /** Deterministic sessions: a ~600-token system prompt each, short user turns and fixed assistant replies. */
-    static List<Conversation> traffic(int sessions, int turns, long seed) {
+    /**
+     * Deterministic sessions: a ~600-token system prompt each (with {@code apps} > 0, session s shares app
+     * {@code s % apps}'s, as the users of one application do), short user turns and fixed assistant replies.
+     */
+    static List<Conversation> traffic(int sessions, int turns, long seed, int apps) {
         SplittableRandom random = new SplittableRandom(seed);
+        List<String> shared = new ArrayList<>();
+        SplittableRandom appRandom = new SplittableRandom(seed ^ 0x5A5AL);
+        for (int a = 0; a < apps; a++) {
+            shared.add("Application " + a + " instructions: " + words(appRandom, 450));
+        }
         List<Conversation> traffic = new ArrayList<>();
         for (int s = 0; s < sessions; s++) {
-            String system = "Session " + s + " instructions: " + words(random, 450);
+            String system = apps > 0 ? shared.get(s % apps) : "Session " + s + " instructions: " + words(random, 450);
             List<String> users = new ArrayList<>();
             List<String> replies = new ArrayList<>();
             for (int t = 0; t < turns; t++) {
@@ -130,8 +159,8 @@ public final class PrefixRoutingRun {
         return text.toString().trim();
     }
 
-    private static Result run(String router, List<Conversation> traffic, int turns, int concurrency, long thinkMs)
-            throws Exception {
+    private static Result run(String router, List<Conversation> traffic, int turns, int concurrency, long thinkMs,
+            boolean openAi) throws Exception {
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         Histogram ttfb = new Histogram(3);
         AtomicInteger failed = new AtomicInteger();
@@ -142,12 +171,13 @@ public final class PrefixRoutingRun {
                 Collections.shuffle(order, new java.util.Random(turn));
                 List<Future<?>> inFlight = new ArrayList<>();
                 for (Conversation conversation : order) {
-                    String body = body(conversation, turn);
+                    String body = openAi ? chatBody(conversation, turn) : body(conversation, turn);
                     inFlight.add(pool.submit(() -> {
-                        HttpRequest request = HttpRequest.newBuilder(URI.create(router + "/v1/messages"))
+                        HttpRequest request = HttpRequest.newBuilder(URI.create(router + (openAi
+                                        ? "/v1/chat/completions" : "/v1/messages")))
                                 .timeout(Duration.ofSeconds(60)).header("content-type", "application/json")
                                 .header("x-api-key", StackProcess.API_KEY)
-                                .header("anthropic-routing-priority", "sonnet")
+                                .header("anthropic-routing-priority", openAi ? "haiku" : "sonnet")
                                 .header("x-session-id", conversation.session())
                                 .POST(HttpRequest.BodyPublishers.ofString(body)).build();
                         long start = System.nanoTime();
@@ -199,6 +229,21 @@ public final class PrefixRoutingRun {
                 + conversation.system() + "\",\"messages\":[" + messages + "]}";
     }
 
+    /** The same conversation as an OpenAI chat body (the system prompt as the first message). */
+    private static String chatBody(Conversation conversation, int turn) {
+        StringBuilder messages = new StringBuilder("{\"role\":\"system\",\"content\":\"")
+                .append(conversation.system()).append("\"}");
+        for (int t = 0; t <= turn; t++) {
+            messages.append(",{\"role\":\"user\",\"content\":\"").append(conversation.userTurns().get(t))
+                    .append("\"}");
+            if (t < turn) {
+                messages.append(",{\"role\":\"assistant\",\"content\":\"").append(conversation.replies().get(t))
+                        .append("\"}");
+            }
+        }
+        return "{\"model\":\"Qwen/Qwen3-0.6B\",\"max_tokens\":32,\"stream\":true,\"messages\":[" + messages + "]}";
+    }
+
     /** One tiny request to every simulated node directly, so no node's cold start (CUDA-graph warm-up) is measured. */
     private static void warmNodes() throws Exception {
         HttpClient http = HttpClient.newHttpClient();
@@ -206,11 +251,14 @@ public final class PrefixRoutingRun {
                 HttpResponse.BodyHandlers.ofString()).body();
         Matcher urls = Pattern.compile("\"url\":\"(http://[^\"]+)\"").matcher(nodes);
         while (urls.find()) {
-            http.send(HttpRequest.newBuilder(URI.create(urls.group(1) + "/v1/messages"))
-                    .header("content-type", "application/json").header("anthropic-version", "2023-06-01")
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\",\"max_tokens\":2,\"messages\":"
-                            + "[{\"role\":\"user\",\"content\":\"warm up\"}]}")).build(),
-                    HttpResponse.BodyHandlers.discarding());
+            // each node answers the path of its own API (the other one is a 404)
+            for (String path : List.of("/v1/messages", "/v1/chat/completions")) {
+                http.send(HttpRequest.newBuilder(URI.create(urls.group(1) + path))
+                        .header("content-type", "application/json").header("anthropic-version", "2023-06-01")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\",\"max_tokens\":2,\"messages\":"
+                                + "[{\"role\":\"user\",\"content\":\"warm up\"}]}")).build(),
+                        HttpResponse.BodyHandlers.discarding());
+            }
         }
         Thread.sleep(3_000); // the nodes' warm-ups end and their health records say so again (pacing, not a sync)
     }

@@ -15,8 +15,9 @@ import java.util.List;
  * A node announces itself: id, tier, cluster, the cluster it stands by for (if any), upstream base URL, protocol, model
  * name, capacity (concurrent requests it serves before queueing), hardware profile, and the name of the credential the
  * router sends it (null: none; the secret itself lives in the router's configuration, never on a topic), the LoRA
- * adapters it holds (empty: none) and its cost per million tokens (null: not declared). A record written before the
- * last three existed decodes without them.
+ * adapters it holds (empty: none), its cost per million tokens (null: not declared) and how its engine hashes prompt
+ * blocks (null: as the simulated nodes, with the router's default counting). A record written before the last four
+ * existed decodes without them.
  */
 public record NodeRegistration(
         String eventId,
@@ -33,7 +34,8 @@ public record NodeRegistration(
         String hardwareProfile,
         @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) String credentialRef,
         @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) List<String> adapters,
-        @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) Double costPerMillionTokens)
+        @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) Double costPerMillionTokens,
+        @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) PrefixCaching prefixCache)
         implements NodeTelemetry {
 
     public static final int SCHEMA_VERSION = 1;
@@ -66,7 +68,7 @@ public record NodeRegistration(
             String cluster, String standbyOf, String upstreamBaseUrl, UpstreamProtocol protocol, String model,
             int capacity, String hardwareProfile) {
         this(eventId, occurredAt, schemaVersion, nodeId, tier, cluster, standbyOf, upstreamBaseUrl, protocol, model,
-                capacity, hardwareProfile, null, null, null);
+                capacity, hardwareProfile, null, null, null, null);
     }
 
     /** A registration with a credential reference and neither adapters nor a cost. */
@@ -74,7 +76,14 @@ public record NodeRegistration(
             String cluster, String standbyOf, String upstreamBaseUrl, UpstreamProtocol protocol, String model,
             int capacity, String hardwareProfile, String credentialRef) {
         this(eventId, occurredAt, schemaVersion, nodeId, tier, cluster, standbyOf, upstreamBaseUrl, protocol, model,
-                capacity, hardwareProfile, credentialRef, null, null);
+                capacity, hardwareProfile, credentialRef, null, null, null);
+    }
+
+    /** The same registration declaring how its engine hashes prompt blocks. */
+    public NodeRegistration withPrefixCache(PrefixCaching caching) {
+        return new NodeRegistration(eventId, occurredAt, schemaVersion, nodeId, tier, cluster, standbyOf,
+                upstreamBaseUrl, protocol, model, capacity, hardwareProfile, credentialRef, adapters,
+                costPerMillionTokens, caching);
     }
 
     public static NodeRegistration of(String nodeId, String tier, String cluster, String standbyOf, String upstreamBaseUrl,

@@ -50,12 +50,13 @@ class PolicyDocumentCompatibilityTest {
 
         ObjectNode registration = (ObjectNode) EventCodec.mapper().readTree(EventCodecGoldenTest.read(
                 "node-registration"));
-        registration.remove(List.of("credentialRef", "adapters", "costPerMillionTokens"));
+        registration.remove(List.of("credentialRef", "adapters", "costPerMillionTokens", "prefixCache"));
         NodeRegistration older = EventCodec.decode(EventCodec.mapper().writeValueAsString(registration)
                 .getBytes(StandardCharsets.UTF_8), NodeRegistration.class);
         assertThat(older.credentialRef()).isNull();
         assertThat(older.adapters()).isEmpty();
         assertThat(older.costPerMillionTokens()).isNull();
+        assertThat(older.prefixCache()).isNull();
     }
 
     @Test

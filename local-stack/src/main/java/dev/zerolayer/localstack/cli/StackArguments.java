@@ -15,12 +15,16 @@ public final class StackArguments {
 
     public static final String USAGE = """
             usage: LocalStack [--fresh] [--port N] [--data-dir DIR] [--kafka-port N] [--skip SERVICES] [--root DIR]
+                              [--tokenizer DIR|URL]
               --fresh          wipe the data directory first (only one this launcher created)
               --port N         router-service HTTP port (default 8080)
               --data-dir DIR   broker data and service logs (default <root>/.zerolayer/data)
               --kafka-port N   Kafka client port (default 19092); the controller uses N+1
               --skip SERVICES  comma-separated modules not to run, e.g. one you run from an IDE
               --root DIR       repository root holding <module>/target/<module>.jar (default: current directory)
+              --tokenizer DIR|URL  a Hugging Face model's tokenizer files (e.g. Qwen3's): two of the haiku nodes speak
+                               OpenAI's API and play vLLM serving that model (its tokenizer and chat template,
+                               sha256_cbor block hashes) and declare it, so the router computes their exact prefixes
               --help           print this help
             Fixed ports: telemetry 18081, complexity 18082, cache 18083, fallback 18084, simulator 18085.
             Exit codes: 0 stopped, 1 a service or the broker failed, 2 a port is in use or a topic has the wrong
@@ -37,6 +41,7 @@ public final class StackArguments {
         int kafkaPort = DEFAULT_KAFKA_PORT;
         String dataDir = null;
         String root = null;
+        String tokenizer = null;
         Set<String> skip = new LinkedHashSet<>();
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
@@ -55,13 +60,16 @@ public final class StackArguments {
                 case "--data-dir" -> dataDir = nonBlank(name, inline != null ? inline : value(args, ++i, name));
                 case "--skip" -> skip.addAll(modules(name, inline != null ? inline : value(args, ++i, name)));
                 case "--root" -> root = nonBlank(name, inline != null ? inline : value(args, ++i, name));
+                case "--tokenizer" -> tokenizer = nonBlank(name, inline != null ? inline : value(args, ++i, name));
                 default -> throw new UsageException("unknown option " + arg);
             }
         }
         Path rootPath = (root == null ? cwd : cwd.resolve(root)).toAbsolutePath().normalize();
         Path dataPath = (dataDir == null ? rootPath.resolve(DEFAULT_DATA_DIR) : cwd.resolve(dataDir))
                 .toAbsolutePath().normalize();
-        return new StackOptions(fresh, port, dataPath, kafkaPort, rootPath, skip, help);
+        String tokenizerLocation = tokenizer == null || tokenizer.matches("(?i)(https?|file):.*") ? tokenizer
+                : cwd.resolve(tokenizer).toAbsolutePath().normalize().toString();
+        return new StackOptions(fresh, port, dataPath, kafkaPort, rootPath, skip, help, tokenizerLocation);
     }
 
     private static boolean flag(String name, String inline) {

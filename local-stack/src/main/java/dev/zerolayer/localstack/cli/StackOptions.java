@@ -14,9 +14,10 @@ import java.util.Set;
  * @param root       the repository root the service jars are found under
  * @param skip       modules not to run (e.g. one running in an IDE)
  * @param help       only print the usage
+ * @param tokenizer  tokenizer files the simulator's vLLM-playing nodes serve (null: no such nodes)
  */
 public record StackOptions(boolean fresh, int routerPort, Path dataDir, int kafkaPort, Path root, Set<String> skip,
-        boolean help) {
+        boolean help, String tokenizer) {
 
     public StackOptions {
         skip = Set.copyOf(skip);

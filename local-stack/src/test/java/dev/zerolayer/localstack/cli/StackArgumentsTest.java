@@ -43,6 +43,15 @@ class StackArgumentsTest {
     }
 
     @Test
+    void aTokenizerDirectoryResolvesAgainstTheWorkingDirectoryAndAUrlStaysAsGiven() {
+        assertThat(StackArguments.parse(List.of(), CWD).tokenizer()).isNull();
+        assertThat(StackArguments.parse(List.of("--tokenizer", "../shared/qwen3"), CWD).tokenizer())
+                .isEqualTo(Path.of("/shared/qwen3").toString());
+        assertThat(StackArguments.parse(List.of("--tokenizer=https://models.example/qwen3/"), CWD).tokenizer())
+                .isEqualTo("https://models.example/qwen3/");
+    }
+
+    @Test
     void defaultDataDirFollowsTheRootAndRelativePathsResolveAgainstTheWorkingDirectory() {
         assertThat(StackArguments.parse(List.of("--root", "/src/zl"), CWD).dataDir())
                 .isEqualTo(Path.of("/src/zl/.zerolayer/data"));

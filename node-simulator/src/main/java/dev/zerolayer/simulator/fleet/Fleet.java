@@ -1,7 +1,10 @@
 package dev.zerolayer.simulator.fleet;
 
 import dev.zerolayer.contracts.cache.PrewarmCommand;
+import dev.zerolayer.contracts.telemetry.PrefixCaching;
 import dev.zerolayer.contracts.telemetry.UpstreamProtocol;
+import dev.zerolayer.routing.tokens.ServedModel;
+import java.io.IOException;
 import dev.zerolayer.simulator.kv.KvEventSink;
 import dev.zerolayer.simulator.latency.HardwareProfile;
 import dev.zerolayer.simulator.latency.HardwareProfiles;
@@ -49,12 +52,15 @@ public class Fleet implements SmartLifecycle {
                 properties.defaultMaxTokens());
         PromptTokenizer tokenizer = PromptTokenizer.shared();
         Map<String, SimulatedNode> built = new LinkedHashMap<>();
+        Map<String, ServedModel> served = new LinkedHashMap<>();
         for (NodeSpec spec : specs(properties)) {
             if (built.containsKey(spec.id())) {
                 throw new IllegalArgumentException("duplicate node id " + spec.id());
             }
-            built.put(spec.id(), new SimulatedNode(spec, settings, tokenizer, kvEvents, metricsPage, loops, timers,
-                    clock));
+            ServedModel model = spec.prefixCache() == null ? null
+                    : served.computeIfAbsent(spec.prefixCache().tokenizer(), Fleet::served);
+            built.put(spec.id(), new SimulatedNode(spec, settings, tokenizer, model, kvEvents, metricsPage, loops,
+                    timers, clock));
         }
         this.nodes = built;
     }
@@ -85,10 +91,27 @@ public class Fleet implements SmartLifecycle {
                 specs.add(new NodeSpec(id, cluster.tier(), cluster.name(), blankToNull(cluster.standbyOf()),
                         protocol(protocol, id), cluster.model() == null || cluster.model().isBlank() ? profile.model()
                                 : cluster.model(), profile, new SplittableRandom(clusterSeed ^ id.hashCode())
-                                .nextLong(), latency, properties.bindAddress(), advertised, port));
+                                .nextLong(), latency, properties.bindAddress(), advertised, port,
+                        blankToNull(cluster.tokenizer()) == null || protocol(protocol, id) != UpstreamProtocol.OPENAI
+                                ? null : new PrefixCaching(cluster.tokenizer().trim(),
+                                properties.blockSize(), PrefixCaching.VLLM_SHA256_CBOR, cluster.prefixHashSeed()),
+                        cluster.declarePrefixCache()));
             }
         }
         return specs;
+    }
+
+    /** A served model's tokenizer and chat template, loaded once per location for the nodes that play vLLM. */
+    private static ServedModel served(String location) {
+        try {
+            ServedModel model = ServedModel.load(location);
+            if (model.templateProblem() != null) {
+                log.warn("tokenizer {}: {}", location, model.templateProblem());
+            }
+            return model;
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalArgumentException("tokenizer " + location + " cannot be loaded: " + e.getMessage(), e);
+        }
     }
 
     private static UpstreamProtocol protocol(String name, String node) {

@@ -78,6 +78,13 @@ public record FleetProperties(
      * @param model     model name the nodes register (default: the profile's reference model)
      * @param capacity  concurrent requests per node (0: the profile's)
      * @param kvBlocks  KV-cache capacity per node in blocks (0: the profile's)
+     * @param tokenizer a Hugging Face model directory or URL: the cluster's openai-protocol nodes play vLLM serving
+     *                  that model, tokenizing with its tokenizer and chat template and hashing blocks with
+     *                  sha256_cbor, and declare it in their registrations (empty: the simulator's own counting and
+     *                  fast hash)
+     * @param prefixHashSeed the {@code PYTHONHASHSEED} of those nodes' block hashes
+     * @param declarePrefixCache whether those nodes' registrations declare it (false: a baseline in which the router
+     *                  cannot know how they hash)
      */
     public record Cluster(
             @NotBlank String name,
@@ -92,7 +99,10 @@ public record FleetProperties(
             Boolean latency,
             String model,
             @DefaultValue("0") @Min(0) int capacity,
-            @DefaultValue("0") @Min(0) long kvBlocks) {
+            @DefaultValue("0") @Min(0) long kvBlocks,
+            String tokenizer,
+            @DefaultValue("0") String prefixHashSeed,
+            @DefaultValue("true") boolean declarePrefixCache) {
 
         public Cluster {
             protocols = protocols == null ? List.of() : List.copyOf(protocols);

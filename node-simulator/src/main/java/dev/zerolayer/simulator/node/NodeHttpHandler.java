@@ -1,6 +1,8 @@
 package dev.zerolayer.simulator.node;
 
+import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.contracts.telemetry.UpstreamProtocol;
+import dev.zerolayer.routing.tokens.ServedModel;
 import dev.zerolayer.simulator.faults.FaultBoard;
 import dev.zerolayer.simulator.faults.FaultType;
 import dev.zerolayer.simulator.latency.LatencyModel;
@@ -24,6 +26,7 @@ import reactor.core.scheduler.Schedulers;
 import reactor.netty.Connection;
 import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
+import tools.jackson.databind.JsonNode;
 
 /**
  * A node's HTTP surface: {@code POST /v1/messages} and {@code POST /v1/chat/completions} (streaming or not),
@@ -115,7 +118,7 @@ final class NodeHttpHandler {
         return body(request)
                 .flatMap(bytes -> {
                     Mono<Void> work = Mono.defer(() -> serve(format, protocol == null ? parser.completions(bytes)
-                            : parser.parse(protocol, bytes), response));
+                            : parser.parse(protocol, bytes), bytes, response));
                     return bytes.length > LARGE_BODY ? work.subscribeOn(Schedulers.boundedElastic()) : work;
                 })
                 .onErrorResume(e -> failure(response, format, e));
@@ -150,7 +153,7 @@ final class NodeHttpHandler {
         return sendJson(response, error.status(), format.error(error), format, requestId);
     }
 
-    private Mono<Void> serve(ApiFormat format, ChatRequest chat, HttpServerResponse response) {
+    private Mono<Void> serve(ApiFormat format, ChatRequest chat, byte[] body, HttpServerResponse response) {
         long arrived = System.nanoTime();
         FaultBoard faults = node.faults();
         SplittableRandom chaos = new SplittableRandom(mix(node.spec().seed() ^ CHAOS_SALT, node.nextRequestNumber()));
@@ -159,7 +162,9 @@ final class NodeHttpHandler {
             node.failedRequest();
             return error(response, format, format.serverError(chaos.nextBoolean()), requestId);
         }
-        PromptTokenizer.PromptTokens prompt = tokenizer.tokens(chat.texts(), chat.messages(), chat.definitions());
+        PromptTokenizer.PromptTokens prompt = node.servedModel() == null
+                ? tokenizer.tokens(chat.texts(), chat.messages(), chat.definitions())
+                : enginePrompt(format, chat, body);
         long[] chain = node.hasher().hashChain(prompt.ids());
         // the same model answers the same prompt the same way on every node (greedy decoding of the same weights):
         // the draw depends on the model and the prompt without the answer's prefilled start, never on the node
@@ -187,6 +192,21 @@ final class NodeHttpHandler {
                         waiting.decrementAndGet();
                     }
                 });
+    }
+
+    /**
+     * The prompt as the vLLM engine this node plays feeds it to the model: the chat body rendered through the model's
+     * chat template and tokenized, or the completions prompt tokenized; its input tokens are those ids. A chat the
+     * template cannot render falls back to the simulator's own counting (its blocks then match no router's chain).
+     */
+    private PromptTokenizer.PromptTokens enginePrompt(ApiFormat format, ChatRequest chat, byte[] body) {
+        JsonNode root = EventCodec.mapper().readTree(body);
+        ServedModel.Prompt prompt = format == completions ? node.servedModel().completion(root)
+                : node.servedModel().chat(root);
+        if (prompt.problem() != null) {
+            return tokenizer.tokens(chat.texts(), chat.messages(), chat.definitions());
+        }
+        return new PromptTokenizer.PromptTokens(prompt.ids(), prompt.ids().length);
     }
 
     private Mono<Void> respond(ApiFormat format, ChatRequest chat, PromptTokenizer.PromptTokens prompt, long[] chain,

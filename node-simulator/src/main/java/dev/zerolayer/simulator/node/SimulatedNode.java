@@ -1,6 +1,9 @@
 package dev.zerolayer.simulator.node;
 
+import dev.zerolayer.routing.prefix.BlockHasher;
 import dev.zerolayer.routing.prefix.FastBlockHasher;
+import dev.zerolayer.routing.prefix.VllmBlockHasher;
+import dev.zerolayer.routing.tokens.ServedModel;
 import dev.zerolayer.simulator.faults.ActiveFault;
 import dev.zerolayer.simulator.faults.FaultBoard;
 import dev.zerolayer.simulator.faults.FaultType;
@@ -52,7 +55,8 @@ public final class SimulatedNode {
     private final FaultBoard faults;
     private final Admission admission;
     private final WarmGate warmGate;
-    private final FastBlockHasher hasher;
+    private final BlockHasher hasher;
+    private final ServedModel servedModel;
     private final Clock clock;
     private final Scheduler timers;
     private final LoopResources loops;
@@ -83,6 +87,12 @@ public final class SimulatedNode {
 
     public SimulatedNode(NodeSpec spec, NodeSettings settings, PromptTokenizer tokenizer, KvEventSink kvEvents,
             MetricsPage metricsPage, LoopResources loops, Scheduler timers, Clock clock) {
+        this(spec, settings, tokenizer, null, kvEvents, metricsPage, loops, timers, clock);
+    }
+
+    /** A node; with a served model (and the spec's prefix caching) it tokenizes and hashes prompts as vLLM does. */
+    public SimulatedNode(NodeSpec spec, NodeSettings settings, PromptTokenizer tokenizer, ServedModel servedModel,
+            KvEventSink kvEvents, MetricsPage metricsPage, LoopResources loops, Scheduler timers, Clock clock) {
         this.spec = spec;
         this.settings = settings;
         this.latency = new LatencyModel(spec.profile(), spec.latency());
@@ -93,7 +103,12 @@ public final class SimulatedNode {
         this.faults = new FaultBoard(clock);
         this.admission = new Admission(spec.profile().capacity(), settings.maxWaiting(), this::syntheticRunning);
         this.warmGate = new WarmGate(timers);
-        this.hasher = new FastBlockHasher(settings.blockSize(), settings.hashSeed());
+        if ((servedModel == null) != (spec.prefixCache() == null)) {
+            throw new IllegalArgumentException("node " + spec.id() + ": a served model goes with the spec's prefix caching");
+        }
+        this.servedModel = servedModel;
+        this.hasher = spec.prefixCache() == null ? new FastBlockHasher(settings.blockSize(), settings.hashSeed())
+                : new VllmBlockHasher(spec.prefixCache().blockSize(), spec.prefixCache().hashSeed(), null);
         this.hardwareErrors = new HardwareErrors(new SplittableRandom(spec.seed() ^ 0x5DEECE66DL));
         this.boundPort = spec.port();
         this.handler = new NodeHttpHandler(this, tokenizer, new RequestParser(settings.defaultMaxTokens()),
@@ -347,8 +362,13 @@ public final class SimulatedNode {
         return settings;
     }
 
-    FastBlockHasher hasher() {
+    BlockHasher hasher() {
         return hasher;
+    }
+
+    /** The model whose tokenizer and chat template this node plays vLLM with (null: the simulator's own counting). */
+    ServedModel servedModel() {
+        return servedModel;
     }
 
     Clock clock() {

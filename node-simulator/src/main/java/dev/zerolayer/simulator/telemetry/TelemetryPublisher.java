@@ -50,7 +50,8 @@ public class TelemetryPublisher implements SmartLifecycle {
     public static NodeRegistration registration(SimulatedNode node) {
         NodeSpec spec = node.spec();
         return NodeRegistration.of(spec.id(), spec.tier(), spec.cluster(), spec.standbyOf(), node.baseUrl(),
-                spec.protocol(), spec.model(), spec.profile().capacity(), spec.profile().name());
+                spec.protocol(), spec.model(), spec.profile().capacity(), spec.profile().name())
+                .withPrefixCache(spec.declaredPrefixCache());
     }
 
     /** The sample a node publishes for this snapshot. */

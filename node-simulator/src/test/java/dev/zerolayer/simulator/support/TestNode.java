@@ -1,5 +1,7 @@
 package dev.zerolayer.simulator.support;
 
+import dev.zerolayer.contracts.telemetry.PrefixCaching;
+import dev.zerolayer.routing.tokens.ServedModel;
 import dev.zerolayer.contracts.cache.KvCacheEvent;
 import dev.zerolayer.contracts.telemetry.UpstreamProtocol;
 import dev.zerolayer.simulator.latency.HardwareProfile;
@@ -37,9 +39,9 @@ public final class TestNode implements AutoCloseable {
     private TestNode(Builder builder) {
         NodeSpec spec = new NodeSpec(builder.id, builder.tier, builder.cluster, null, builder.protocol,
                 builder.profile.model(), builder.profile.withLimits(builder.capacity, builder.kvBlocks), builder.seed,
-                builder.latency, "127.0.0.1", "127.0.0.1", 0);
-        node = new SimulatedNode(spec, builder.settings, PromptTokenizer.shared(), kvEvents::add,
-                new PrometheusExposition(), loops, timers, Clock.systemUTC());
+                builder.latency, "127.0.0.1", "127.0.0.1", 0, builder.prefixCache, builder.prefixCache != null);
+        node = new SimulatedNode(spec, builder.settings, PromptTokenizer.shared(), builder.servedModel,
+                kvEvents::add, new PrometheusExposition(), loops, timers, Clock.systemUTC());
         node.start();
     }
 
@@ -114,6 +116,8 @@ public final class TestNode implements AutoCloseable {
         private int capacity;
         private long kvBlocks;
         private NodeSettings settings = NodeSettings.defaults();
+        private PrefixCaching prefixCache;
+        private ServedModel servedModel;
 
         public Builder id(String id) {
             this.id = id;
@@ -152,6 +156,14 @@ public final class TestNode implements AutoCloseable {
 
         public Builder settings(NodeSettings settings) {
             this.settings = settings;
+            return this;
+        }
+
+        /** The node plays vLLM serving {@code model}, hashing as {@code caching} says (an OpenAI-protocol node). */
+        public Builder vllm(ServedModel model, PrefixCaching caching) {
+            this.servedModel = model;
+            this.prefixCache = caching;
+            this.protocol = UpstreamProtocol.OPENAI;
             return this;
         }
 

@@ -57,6 +57,12 @@ final class Explanations {
             node.put("node", c.nodeId()).put("tier", c.tier()).put("cluster", c.cluster())
                     .put("eligible", c.eligible()).put("excluded_because", c.excludedBecause())
                     .put("score", c.score());
+            String inexact = routed.prefixInexact().get(c.nodeId());
+            if (inexact != null) {
+                // the node declares its engine's prefix caching but this prompt's blocks could not be computed as
+                // its engine computes them: it was credited with none
+                node.put("prefix_inexact", inexact);
+            }
             // each scorer's term in [0,1] and its weighted share of the score, in the pipeline's order
             ObjectNode terms = node.putObject("terms");
             ObjectNode weighted = node.putObject("weighted_terms");

@@ -35,6 +35,8 @@ import dev.zerolayer.router.state.TtftLearner;
 import dev.zerolayer.router.state.ViewsLoaded;
 import dev.zerolayer.router.tracing.RequestTracing;
 import dev.zerolayer.routing.prefix.FastBlockHasher;
+import dev.zerolayer.routing.tokens.ServedModel;
+import dev.zerolayer.routing.tokens.ServedModels;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -140,12 +142,23 @@ public class RouterConfiguration {
         return fleet;
     }
 
+    /** Served models' tokenizers, loaded on one background thread when a node first names them. */
+    @Bean
+    ServedModels<ServedModel> servedModels(Clock clock) {
+        java.util.concurrent.ExecutorService loader = java.util.concurrent.Executors.newSingleThreadExecutor(task -> {
+            Thread thread = new Thread(task, "served-model-loader");
+            thread.setDaemon(true);
+            return thread;
+        });
+        return new ServedModels<>(ServedModel::load, loader, clock::millis, 60_000);
+    }
+
     @Bean
     RequestRouter requestRouter(Fleet fleet, ActivePolicy policy, CompactedView<ComplexityModel> complexityModel,
-            CompactedView<KvIndexEntry> kvIndex, RouterProperties properties) {
+            CompactedView<KvIndexEntry> kvIndex, RouterProperties properties, ServedModels<ServedModel> servedModels) {
         return new RequestRouter(fleet, policy, complexityModel, new PromptPrefixes(kvIndex,
                 new FastBlockHasher(properties.prefixBlockSize(), properties.prefixHashSeed()),
-                properties.prefixMaxBlocks(), properties.cacheAware()));
+                properties.prefixMaxBlocks(), properties.cacheAware(), servedModels));
     }
 
     /** The HTTP server's event loops (none without a Reactor Netty server, e.g. in a mock environment). */

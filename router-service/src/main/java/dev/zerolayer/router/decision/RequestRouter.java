@@ -9,6 +9,7 @@ import dev.zerolayer.contracts.telemetry.UpstreamProtocol;
 import dev.zerolayer.router.translate.UpstreamBodies;
 import dev.zerolayer.router.translate.Untranslatable;
 import dev.zerolayer.router.wire.ApiException;
+import dev.zerolayer.router.wire.ClientApi;
 import dev.zerolayer.router.wire.ClientRequest;
 import dev.zerolayer.router.state.ActivePolicy;
 import dev.zerolayer.router.state.Fleet;
@@ -17,15 +18,19 @@ import dev.zerolayer.routing.decision.DecisionEngine;
 import dev.zerolayer.routing.decision.DecisionInput;
 import dev.zerolayer.routing.decision.NodeCandidate;
 import dev.zerolayer.routing.decision.RouteDecision;
+import dev.zerolayer.routing.tokens.ServedModel;
 import dev.zerolayer.routing.tokens.TokenCounter;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Per request: count the prompt's tokens (everything that costs input tokens, in the complexity model's encoding),
@@ -75,9 +80,12 @@ public class RequestRouter {
         TokenCounter.Encoded encoded = counter.encode(request.prompt());
         int tokens = encoded.tokenCount();
         PolicyDocument document = policy.documentFor(keyId);
-        refuseOverlong(tokens, document);
+        List<NodeRegistration> registrations = fleet.registrations();
+        PromptPrefixes.Lookup prefix = prefixes.lookup(encoded.ids(), registrations, request.model(),
+                model -> enginePrompt(model, request, bodies));
+        Map<String, Integer> tierTokens = tierTokens(prefix.engineTokens(), registrations);
+        refuseOverlong(tokens, tierTokens, document);
         double complexity = clamp(current.scoreValue(request.conversation()));
-        PromptPrefixes.Lookup prefix = prefixes.lookup(encoded.ids());
         Set<String> nativeApis = new HashSet<>(2);
         Set<String> servableApis = new HashSet<>(2);
         for (UpstreamProtocol protocol : UpstreamProtocol.values()) {
@@ -105,7 +113,7 @@ public class RequestRouter {
         // the protocol admission filter leaves out the nodes the request cannot be sent to
         DecisionInput input = new DecisionInput(tokens, complexity, pinnedTier,
                 prefixes.cacheAware() ? stickyNode : null, prefix.chain().length, request.model(),
-                blockedNodes == 0 ? null : servableApis);
+                blockedNodes == 0 ? null : servableApis, tierTokens);
         RouteDecision decision = engine.decide(input, all, document);
         if (decision.servable() && nativeNodes > 0 && translatedNodes > 0) {
             decision = preferNative(engine.decide(input.withProtocols(nativeApis), all, document), decision,
@@ -121,8 +129,20 @@ public class RequestRouter {
         }
         boolean cross = decision.servable() && !request.api().nativeTo(fleet.registration(decision.node())
                 .map(NodeRegistration::protocol).orElse(null));
-        return new Routed(decision, tokens, complexity, current.modelVersion(), policy.version(), cross,
-                System.nanoTime() - start, prefix.chain(), blocked);
+        return new Routed(decision, decision.tier() == null ? tokens : input.tokenCount(decision.tier()), complexity,
+                current.modelVersion(), policy.version(), cross,
+                System.nanoTime() - start, decision.servable() ? prefix.chainOf(decision.node()) : prefix.chain(),
+                blocked, prefix.inexact());
+    }
+
+    /** The prompt as a vLLM node of {@code model} receives it: the completions prompt, else the chat body. */
+    private static ServedModel.Prompt enginePrompt(ServedModel model, ClientRequest request, UpstreamBodies bodies) {
+        if (request.api() == ClientApi.COMPLETIONS) {
+            return model.completion(request.body());
+        }
+        ObjectNode chat = bodies.openAiBody();
+        return chat == null ? new ServedModel.Prompt(new int[0], "the request cannot be sent to an OpenAI-protocol node")
+                : model.chat(chat);
     }
 
     /**
@@ -142,13 +162,35 @@ public class RequestRouter {
                 sameApi.predictedTtft());
     }
 
-    /** A prompt no tier holds: the API's 400, naming its token count and the largest window. */
-    private static void refuseOverlong(int tokens, PolicyDocument document) {
-        int largest = 0;
-        for (TierSpec tier : document.tiers()) {
-            largest = Math.max(largest, DecisionEngine.contextTokens(tier.name(), document));
+    /**
+     * The prompt's tokens per tier whose nodes feed it to their model through their own tokenizer (the largest count
+     * among a tier's nodes); empty when no node counts that way.
+     */
+    private static Map<String, Integer> tierTokens(Map<String, Integer> engineTokens,
+            List<NodeRegistration> registrations) {
+        if (engineTokens.isEmpty()) {
+            return Map.of();
         }
-        if (!document.tiers().isEmpty() && tokens > largest) {
+        Map<String, Integer> byTier = new HashMap<>(4);
+        for (NodeRegistration node : registrations) {
+            Integer counted = engineTokens.get(node.nodeId());
+            if (counted != null) {
+                byTier.merge(node.tier(), counted, Math::max);
+            }
+        }
+        return byTier;
+    }
+
+    /** A prompt no tier holds: the API's 400, naming its token count and the largest window. */
+    private static void refuseOverlong(int tokens, Map<String, Integer> tierTokens, PolicyDocument document) {
+        int largest = 0;
+        boolean fitsOne = false;
+        for (TierSpec tier : document.tiers()) {
+            int window = DecisionEngine.contextTokens(tier.name(), document);
+            largest = Math.max(largest, window);
+            fitsOne |= tierTokens.getOrDefault(tier.name(), tokens) <= window;
+        }
+        if (!document.tiers().isEmpty() && !fitsOne) {
             throw ApiException.invalid("prompt is too long: " + tokens + " tokens > " + largest + " maximum");
         }
     }

@@ -100,6 +100,15 @@ public class Fleet {
                 .filter(node -> Duration.between(node.occurredAt(), now).toMillis() > staleMs).count();
     }
 
+    /** Every known node's registration. */
+    public List<NodeRegistration> registrations() {
+        List<NodeRegistration> registrations = new ArrayList<>();
+        for (NodeHealth node : health.values()) {
+            registrations.add(node.registration());
+        }
+        return registrations;
+    }
+
     public Optional<NodeRegistration> registration(String nodeId) {
         return health.get(nodeId).map(NodeHealth::registration);
     }

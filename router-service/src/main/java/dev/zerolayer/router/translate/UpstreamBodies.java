@@ -57,6 +57,17 @@ public final class UpstreamBodies {
         return JsonBodies.withFields((ObjectNode) body, overrides);
     }
 
+    /**
+     * The body an OpenAI-protocol node gets, before {@code model} and streaming are set: the client's own for an
+     * OpenAI API, else its chat translation; null when it cannot be translated.
+     */
+    public ObjectNode openAiBody() {
+        if (request.api().nativeTo(UpstreamProtocol.OPENAI)) {
+            return request.body();
+        }
+        return translated(UpstreamProtocol.OPENAI) instanceof ObjectNode body ? body : null;
+    }
+
     private Object translated(UpstreamProtocol protocol) {
         return translated.computeIfAbsent(protocol, p -> {
             try {

@@ -41,7 +41,7 @@ class ExplanationsTest {
                 "support-lora"), fleet, policy);
 
         JsonNode body = Explanations.of("req-1", new Routed(decision, 100, 0.1, "m1", 7, false, 1_000, new long[0],
-                null));
+                null, java.util.Map.of("haiku-c", "tokenizer still loading")));
 
         assertThat(body.path("node").asString()).isEqualTo("haiku-a");
         assertThat(body.path("scoring").path("weights").path("cost").asDouble()).isEqualTo(0.2);
@@ -53,6 +53,9 @@ class ExplanationsTest {
         assertThat(chosen.path("terms").path("cost").asDouble()).isEqualTo(0.5);
         assertThat(chosen.path("weighted_terms").path("cost").asDouble()).isEqualTo(0.1);
         assertThat(candidate(body, "haiku-c").path("terms").path("adapter_affinity").asDouble()).isZero();
+        // a node whose engine's prefix could not be computed says why it got no prefix credit
+        assertThat(candidate(body, "haiku-c").path("prefix_inexact").asString()).isEqualTo("tokenizer still loading");
+        assertThat(chosen.has("prefix_inexact")).isFalse();
         assertThat(candidate(body, "haiku-b").path("excluded_because").asString()).isEqualTo("state DOWN");
         assertThat(body.path("rules_fired").toString()).contains("tier_table:haiku", "node_score:haiku-a");
     }

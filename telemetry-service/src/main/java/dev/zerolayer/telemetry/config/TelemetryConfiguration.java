@@ -2,6 +2,7 @@ package dev.zerolayer.telemetry.config;
 
 import dev.zerolayer.contracts.fallback.FallbackPolicy;
 import dev.zerolayer.contracts.telemetry.NodeRegistration;
+import dev.zerolayer.contracts.telemetry.PrefixCaching;
 import dev.zerolayer.contracts.telemetry.UpstreamProtocol;
 import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.events.EventPublisher;
@@ -80,9 +81,19 @@ public class TelemetryConfiguration {
                 publishedHealth, clock, properties.maxSampleSkew());
         publishedHealth.afterRestore(() -> {
             for (TelemetryProperties.InventoryNode node : properties.nodes()) {
-                ingest.register(NodeRegistration.of(node.nodeId(), node.tier(), node.cluster(), node.standbyOf(),
-                        node.upstreamBaseUrl(), UpstreamProtocol.valueOf(node.protocol().toUpperCase(Locale.ROOT)),
-                        node.model(), node.capacity(), node.hardwareProfile()))
+                NodeRegistration registration;
+                try {
+                    TelemetryProperties.PrefixCache cache = node.prefixCache();
+                    registration = NodeRegistration.of(node.nodeId(), node.tier(), node.cluster(), node.standbyOf(),
+                            node.upstreamBaseUrl(), UpstreamProtocol.valueOf(node.protocol().toUpperCase(Locale.ROOT)),
+                            node.model(), node.capacity(), node.hardwareProfile()).withPrefixCache(cache == null
+                                    ? null : new PrefixCaching(cache.tokenizer(), cache.blockSize(),
+                                            cache.hashAlgorithm(), cache.hashSeed()));
+                } catch (RuntimeException e) {
+                    log.warn("inventory node {} refused: {}", node.nodeId(), e.getMessage());
+                    continue;
+                }
+                ingest.register(registration)
                         .ifPresent(problem -> log.warn("inventory node {} refused: {}", node.nodeId(), problem));
             }
         });

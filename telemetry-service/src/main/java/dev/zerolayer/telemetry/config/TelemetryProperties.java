@@ -43,6 +43,10 @@ public record TelemetryProperties(
      * @param gpuLabels                    label matchers selecting this node's GPUs in the dcgm scrape
      * @param engineLabels                 label matchers selecting this node's engine in the vLLM scrape
      * @param nvlinkCapacityBytesPerSecond NVLink bytes per second at saturation (TX + RX, all GPUs of the node)
+     * @param prefixCache                  how the node's engine tokenizes and hashes prompt blocks (its model's
+     *                                     tokenizer files, block size, {@code sha256_cbor} and its
+     *                                     {@code PYTHONHASHSEED}), so the router computes the same block hashes;
+     *                                     absent: not declared
      */
     public record InventoryNode(
             String nodeId,
@@ -58,6 +62,19 @@ public record TelemetryProperties(
             String vllmUrl,
             java.util.Map<String, String> gpuLabels,
             java.util.Map<String, String> engineLabels,
-            @DefaultValue("6.0e11") double nvlinkCapacityBytesPerSecond) {
+            @DefaultValue("6.0e11") double nvlinkCapacityBytesPerSecond,
+            PrefixCache prefixCache) {
+    }
+
+    /**
+     * A node's prefix caching as its engine runs it.
+     *
+     * @param tokenizer     the served model's Hugging Face files: a directory path or a URL
+     * @param blockSize     tokens per KV block ({@code --block-size})
+     * @param hashAlgorithm {@code sha256_cbor} ({@code --prefix-caching-hash-algo})
+     * @param hashSeed      the engine's {@code PYTHONHASHSEED}
+     */
+    public record PrefixCache(String tokenizer, @DefaultValue("16") int blockSize,
+            @DefaultValue("sha256_cbor") String hashAlgorithm, String hashSeed) {
     }
 }
