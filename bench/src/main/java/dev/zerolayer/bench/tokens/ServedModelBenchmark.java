@@ -26,8 +26,10 @@ import tools.jackson.databind.node.ObjectNode;
  * What exact prefix hashing costs the router per request for a node serving Qwen3: an OpenAI chat body of ~2,000 and
  * ~32,000 tokens prepared as vLLM prepares it, rendered through Qwen3's chat template and tokenized with Qwen3's own
  * tokenizer (the Rust library through DJL), then hashed in vLLM's sha256_cbor chain; beside the cl100k count the router
- * makes for every request anyway. Reads Qwen3's files from {@code ../shared/data/tokenizers/qwen3} (or
- * {@code -Dqwen3=DIR}).
+ * makes for every request anyway. Three cases: the same conversation again (every run of text already encoded), the
+ * conversation with one new user turn (the usual next request of a session: only the new turn is encoded), and a
+ * conversation no text of which was seen before (everything encoded). Reads Qwen3's files from
+ * {@code ../shared/data/tokenizers/qwen3} (or {@code -Dqwen3=DIR}).
  *
  * <pre>
  * ./mvnw -B -o -q -pl bench -am package -DskipTests
@@ -49,6 +51,7 @@ public class ServedModelBenchmark {
     private ObjectNode body;
     private int[] ids;
     private VllmBlockHasher hasher;
+    private long counter;
     private TokenCounter cl100k;
     private String joined;
 
@@ -101,22 +104,36 @@ public class ServedModelBenchmark {
         return body;
     }
 
-    /** Prepare, render and tokenize: the ids a vLLM node would feed its model. */
+    /** Prepare, render and tokenize the same conversation again: the ids a vLLM node would feed its model. */
     @Benchmark
-    public int[] chatIds() {
+    public int[] chatIdsRepeated() {
         return model.chat(body).ids();
     }
 
-    /** The same ids hashed in vLLM's chain (the full prefix lookup's CPU, without the index). */
+    /** The conversation with one new user turn, hashed in vLLM's chain: a session's next request. */
     @Benchmark
-    public long[] chatIdsAndHashes() {
-        return hasher.hashChain(model.chat(body).ids());
+    public long[] chatNewTurnAndHashes() {
+        ObjectNode next = body.deepCopy();
+        ((ArrayNode) next.path("messages")).addObject().put("role", "user").put("content", "Follow-up question "
+                + (counter++) + ": which of these steps should the on-call engineer take first, and why?");
+        return hasher.hashChain(model.chat(next).ids());
     }
 
-    /** Tokenizing the rendered text alone (the Rust tokenizer's share). */
+    /** A conversation none of whose texts was seen before (every message made unique), hashed: the worst case. */
     @Benchmark
-    public int tokenizeOnly() {
-        return model.tokenizer().ids(joined).length;
+    public long[] chatColdAndHashes() {
+        ObjectNode cold = body.deepCopy();
+        long mark = counter++;
+        for (var message : cold.path("messages")) {
+            ((ObjectNode) message).put("content", "#" + mark + " " + message.path("content").asString());
+        }
+        return hasher.hashChain(model.chat(cold).ids());
+    }
+
+    /** Tokenizing the texts alone, never seen before (the Rust tokenizer's share). */
+    @Benchmark
+    public int tokenizeOnlyCold() {
+        return model.tokenizer().ids((counter++) + joined).length;
     }
 
     /** The count every request pays today (cl100k over the texts). */

@@ -1,11 +1,14 @@
 package dev.zerolayer.routing.tokens;
 
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import ai.djl.huggingface.tokenizers.jni.TokenizersLibrary;
 import dev.zerolayer.contracts.codec.EventCodec;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -31,13 +34,17 @@ public final class HfTokenizer implements AutoCloseable {
     private final HuggingFaceTokenizer tokenizer;
     private final String chatTemplate;
     private final Map<String, Object> specialTokens;
+    private final long handle;
+    private final AddedTokenSplitter splitter;
 
     private HfTokenizer(String location, HuggingFaceTokenizer tokenizer, String chatTemplate,
-            Map<String, Object> specialTokens) {
+            Map<String, Object> specialTokens, List<AddedTokenSplitter.AddedToken> added) {
         this.location = location;
         this.tokenizer = tokenizer;
         this.chatTemplate = chatTemplate;
         this.specialTokens = Map.copyOf(specialTokens);
+        this.handle = tokenizer.getHandle();
+        this.splitter = AddedTokenSplitter.of(added, this::encodeRun);
     }
 
     /**
@@ -85,7 +92,18 @@ public final class HfTokenizer implements AutoCloseable {
         if (!additional.isEmpty()) {
             special.put("additional_special_tokens", java.util.List.copyOf(additional));
         }
-        return new HfTokenizer(files.location(), tokenizer, template, special);
+        return new HfTokenizer(files.location(), tokenizer, template, special, addedTokens(json, tokenizerJson));
+    }
+
+    /** The added tokens of a {@code tokenizer.json}, with whether each is matched exactly as written. */
+    private static List<AddedTokenSplitter.AddedToken> addedTokens(JsonMapper json, String tokenizerJson) {
+        List<AddedTokenSplitter.AddedToken> added = new ArrayList<>();
+        for (JsonNode token : tree(json, tokenizerJson, "tokenizer.json").path("added_tokens")) {
+            added.add(new AddedTokenSplitter.AddedToken(token.path("content").asString(""), token.path("id").asInt(),
+                    !token.path("normalized").asBoolean(false) && !token.path("lstrip").asBoolean(false)
+                            && !token.path("rstrip").asBoolean(false) && !token.path("single_word").asBoolean(false)));
+        }
+        return added;
     }
 
     /** The template a chat request is rendered with: the config's (its {@code default} when named), else the files'. */
@@ -127,19 +145,37 @@ public final class HfTokenizer implements AutoCloseable {
         return location;
     }
 
-    /** The text's token ids; special-token text is that token; no token is added before or after. */
+    /**
+     * The text's token ids; special-token text is that token; no token is added before or after. The text is cut at
+     * its added tokens and each longer run of ordinary text is encoded once per process ({@link AddedTokenSplitter}).
+     */
     public int[] ids(String text) {
         if (text == null || text.isEmpty()) {
             return new int[0];
         }
         String wellFormed = (TokenCounter.shape(text) & TokenCounter.MALFORMED) != 0
                 ? TokenCounter.wellFormed(text) : text;
-        long[] ids = tokenizer.encode(wellFormed, false, false).getIds();
-        int[] out = new int[ids.length];
-        for (int i = 0; i < ids.length; i++) {
-            out[i] = (int) ids[i];
+        return splitter != null ? splitter.encode(wellFormed) : encodeRun(wellFormed);
+    }
+
+    /** The ids of a text encoded whole, as the library encodes it (the reference the split encoding must equal). */
+    int[] idsUnsplit(String text) {
+        return text.isEmpty() ? new int[0] : encodeRun(text);
+    }
+
+    /** One encoding through the library's native call, reading back the ids alone. */
+    private int[] encodeRun(String text) {
+        long encoding = TokenizersLibrary.LIB.encode(handle, text, false);
+        try {
+            long[] ids = TokenizersLibrary.LIB.getTokenIds(encoding);
+            int[] out = new int[ids.length];
+            for (int i = 0; i < ids.length; i++) {
+                out[i] = (int) ids[i];
+            }
+            return out;
+        } finally {
+            TokenizersLibrary.LIB.deleteEncoding(encoding);
         }
-        return out;
     }
 
     /**

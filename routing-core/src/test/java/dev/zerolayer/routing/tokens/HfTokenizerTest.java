@@ -86,6 +86,22 @@ class HfTokenizerTest {
     }
 
     @Test
+    void cuttingAtAddedTokensAndReusingEncodedRunsGivesTheIdsOfTheWholeText() throws Exception {
+        JsonNode rendered = EventCodec.mapper().readTree(Files.readString(
+                resource("tokenizers/served/expected.json")));
+        List<String> texts = new ArrayList<>();
+        rendered.forEach(prompt -> texts.add(prompt.asString()));
+        texts.add(captured.path("prompt").asString());
+        texts.add("<|im_start|><|im_end|>" + captured.path("prompt").asString() + "<think></think><|im_start|>");
+        llamaCpp.path("cases").forEach(item -> texts.add(item.path("text").asString()));
+        for (String text : texts) {
+            int[] whole = trimmed.idsUnsplit(text);
+            assertThat(trimmed.ids(text)).as(text).containsExactly(whole);
+            assertThat(trimmed.ids(text)).as("again, from the kept runs: " + text).containsExactly(whole);
+        }
+    }
+
+    @Test
     void theWholeQwen3FilesAgreeWhenThisCheckoutSitsBesideTheSharedData() throws IOException {
         assumeTrue(Files.isDirectory(SHARED_QWEN3), "no " + SHARED_QWEN3.toAbsolutePath().normalize()
                 + ": only the trimmed fixture was checked");
