@@ -40,7 +40,7 @@ import org.HdrHistogram.Histogram;
  * <pre>
  * java -cp bench/target/benchmarks.jar dev.zerolayer.bench.cache.PrefixRoutingRun --sessions 24 --turns 6
  * java -cp bench/target/benchmarks.jar dev.zerolayer.bench.cache.PrefixRoutingRun --sessions 24 --turns 6 \
- *     --tokenizer ../shared/data/tokenizers/qwen3
+ *     --tokenizer ../shared/data/tokenizers/qwen3 [--apps K] [--kv-blocks N]
  * </pre>
  */
 public final class PrefixRoutingRun {
@@ -91,6 +91,8 @@ public final class PrefixRoutingRun {
                 env.put("ZEROLAYER_SIMULATOR_TOKENIZER", tokenizer);
                 env.put("ZEROLAYER_SIMULATOR_HAIKU_PROTOCOLS", "anthropic,openai,openai");
                 env.put("ZEROLAYER_SIMULATOR_DECLARE_PREFIX_CACHE", Boolean.toString(cacheAware));
+                // a smaller KV cache per node (blocks): the fleet's working set no longer fits on one node
+                env.put("ZEROLAYER_SIMULATOR_HAIKU_KV_BLOCKS", options.getOrDefault("kv-blocks", "0"));
             }
             try (StackProcess stack = StackProcess.start(root, routerPort, kafkaPort,
                     "complexity-service,fallback-service", env)) {

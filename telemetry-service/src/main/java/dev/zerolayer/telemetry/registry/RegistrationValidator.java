@@ -9,7 +9,8 @@ import java.util.Optional;
 
 /**
  * A registration is accepted only with an absolute upstream URL of an allowed scheme and host (no user info, query or
- * fragment), a tier the policy knows, and an id that is new or re-registers with the same upstream.
+ * fragment), a tokenizer location (when it declares one) that is a path or a URL of the same allowed schemes and hosts
+ * (the router fetches it), a tier the policy knows, and an id that is new or re-registers with the same upstream.
  */
 public final class RegistrationValidator {
 
@@ -42,11 +43,39 @@ public final class RegistrationValidator {
         if (uri.getRawUserInfo() != null || uri.getRawQuery() != null || uri.getRawFragment() != null) {
             return Optional.of("upstream URL must not carry credentials, a query or a fragment");
         }
+        if (registration.prefixCache() != null && registration.prefixCache().tokenizer() != null) {
+            Optional<String> tokenizer = tokenizerProblem(registration.prefixCache().tokenizer());
+            if (tokenizer.isPresent()) {
+                return tokenizer;
+            }
+        }
         if (!knownTiers.contains(registration.tier())) {
             return Optional.of("unknown tier '" + registration.tier() + "'");
         }
         if (existing.isPresent() && !sameNode(existing.get(), registration)) {
             return Optional.of("node id already registered with another upstream, tier or cluster");
+        }
+        return Optional.empty();
+    }
+
+    /** A tokenizer URL is held to the upstream rules (the router fetches it); a path is read by the router itself. */
+    private Optional<String> tokenizerProblem(String location) {
+        String lower = location.trim().toLowerCase(Locale.ROOT);
+        if (!lower.startsWith("http://") && !lower.startsWith("https://")) {
+            return lower.contains("://") ? Optional.of("tokenizer location scheme not allowed") : Optional.empty();
+        }
+        URI uri;
+        try {
+            uri = URI.create(location.trim());
+        } catch (IllegalArgumentException e) {
+            return Optional.of("tokenizer URL is not a valid URI");
+        }
+        if (!schemes.contains(uri.getScheme().toLowerCase(Locale.ROOT)) || uri.getHost() == null
+                || !hosts.contains("*") && !hosts.contains(uri.getHost().toLowerCase(Locale.ROOT))) {
+            return Optional.of("tokenizer URL's scheme or host not on the allow-list");
+        }
+        if (uri.getRawUserInfo() != null || uri.getRawQuery() != null || uri.getRawFragment() != null) {
+            return Optional.of("tokenizer URL must not carry credentials, a query or a fragment");
         }
         return Optional.empty();
     }
