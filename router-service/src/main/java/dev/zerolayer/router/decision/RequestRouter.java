@@ -41,6 +41,11 @@ import tools.jackson.databind.node.ObjectNode;
 public class RequestRouter {
 
     private static final Logger log = LoggerFactory.getLogger(RequestRouter.class);
+    /**
+     * How far beyond the largest window (in the default count) a prompt is still rendered for served models: their
+     * tokenizers count differently, but not by half.
+     */
+    private static final double ENGINE_COUNT_MARGIN = 1.5;
 
     private final Fleet fleet;
     private final ActivePolicy policy;
@@ -81,8 +86,11 @@ public class RequestRouter {
         int tokens = encoded.tokenCount();
         PolicyDocument document = policy.documentFor(keyId);
         List<NodeRegistration> registrations = fleet.registrations();
+        // a prompt far beyond every window is refused below: its served-model rendering is not worth computing
+        boolean worthRendering = tokens <= ENGINE_COUNT_MARGIN * largestWindow(document);
         PromptPrefixes.Lookup prefix = prefixes.lookup(encoded.ids(), registrations, request.model(),
-                model -> enginePrompt(model, request, bodies));
+                model -> worthRendering ? enginePrompt(model, request, bodies) : new ServedModel.Prompt(new int[0],
+                        "the prompt is longer than every tier's context window"));
         Map<String, Integer> tierTokens = tierTokens(prefix.engineTokens(), registrations);
         refuseOverlong(tokens, tierTokens, document);
         double complexity = clamp(current.scoreValue(request.conversation()));
@@ -183,16 +191,24 @@ public class RequestRouter {
 
     /** A prompt no tier holds: the API's 400, naming its token count and the largest window. */
     private static void refuseOverlong(int tokens, Map<String, Integer> tierTokens, PolicyDocument document) {
-        int largest = 0;
         boolean fitsOne = false;
         for (TierSpec tier : document.tiers()) {
-            int window = DecisionEngine.contextTokens(tier.name(), document);
-            largest = Math.max(largest, window);
-            fitsOne |= tierTokens.getOrDefault(tier.name(), tokens) <= window;
+            fitsOne |= tierTokens.getOrDefault(tier.name(), tokens) <= DecisionEngine.contextTokens(tier.name(),
+                    document);
         }
         if (!document.tiers().isEmpty() && !fitsOne) {
-            throw ApiException.invalid("prompt is too long: " + tokens + " tokens > " + largest + " maximum");
+            throw ApiException.invalid("prompt is too long: " + tokens + " tokens > " + largestWindow(document)
+                    + " maximum");
         }
+    }
+
+    /** The largest context window of the policy's tiers (0 without tiers). */
+    private static int largestWindow(PolicyDocument document) {
+        int largest = 0;
+        for (TierSpec tier : document.tiers()) {
+            largest = Math.max(largest, DecisionEngine.contextTokens(tier.name(), document));
+        }
+        return largest;
     }
 
     /** Token count alone, for {@code count_tokens}. */

@@ -38,4 +38,28 @@ class VllmBlockHasherTest {
         assertThat(other[0]).isNotEqualTo(seeded[0]);
         assertThat(new VllmBlockHasher(16, "42", null).hashChain(Arrays.copyOf(TOKENS, 47))).hasSize(2);
     }
+
+    @Test
+    void rememberedLeadingBlocksGiveTheSameChainAsHashingEverything() {
+        VllmBlockHasher remembering = new VllmBlockHasher(16, "42", null);
+        int[] firstTwo = Arrays.copyOf(TOKENS, 32);
+        int[] diverging = TOKENS.clone();
+        diverging[40] = 7;
+        int[] longer = Arrays.copyOf(TOKENS, 64);
+        longer[50] = 1234;
+
+        long[] prefix = remembering.hashChain(firstTwo);
+        long[] whole = remembering.hashChain(TOKENS);
+        long[] other = remembering.hashChain(diverging);
+        long[] again = remembering.hashChain(TOKENS);
+        long[] grown = remembering.hashChain(longer);
+
+        assertThat(prefix).containsExactly(new VllmBlockHasher(16, "42", null).hashChain(firstTwo));
+        assertThat(Arrays.stream(whole).mapToObj(Long::toUnsignedString).toList())
+                .containsExactly("17705339885301241772", "13360521540053240825", "1652464311825922890");
+        assertThat(other).containsExactly(new VllmBlockHasher(16, "42", null).hashChain(diverging));
+        assertThat(other[2]).isNotEqualTo(whole[2]);
+        assertThat(again).containsExactly(whole);
+        assertThat(grown).containsExactly(new VllmBlockHasher(16, "42", null).hashChain(longer));
+    }
 }
