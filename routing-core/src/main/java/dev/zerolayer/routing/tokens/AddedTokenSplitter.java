@@ -94,13 +94,7 @@ final class AddedTokenSplitter {
             parts.add(run);
             total += run.length;
         }
-        int[] ids = new int[total];
-        int at = 0;
-        for (int[] part : parts) {
-            System.arraycopy(part, 0, ids, at, part.length);
-            at += part.length;
-        }
-        return ids;
+        return TokenCounter.concat(parts, total);
     }
 
     private int[] run(String text) {

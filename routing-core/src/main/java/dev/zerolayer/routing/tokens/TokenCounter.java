@@ -101,12 +101,7 @@ public final class TokenCounter {
             parts[i] = ids(texts.get(i));
             total += parts[i].length;
         }
-        int[] ids = new int[total];
-        int at = 0;
-        for (int[] part : parts) {
-            System.arraycopy(part, 0, ids, at, part.length);
-            at += part.length;
-        }
+        int[] ids = concat(java.util.Arrays.asList(parts), total);
         long count = (long) total + extraTokens(prompt) + TOKENS_PER_REPLY + (long) TOKENS_PER_MESSAGE * prompt.messages();
         return new Encoded(ids, (int) Math.min(Integer.MAX_VALUE, count));
     }
@@ -158,6 +153,11 @@ public final class TokenCounter {
             parts.add(ids);
             total += ids.length;
         }
+        return concat(parts, total);
+    }
+
+    /** The parts' ids one after another ({@code total}: their summed length). */
+    static int[] concat(java.util.List<int[]> parts, int total) {
         int[] ids = new int[total];
         int at = 0;
         for (int[] part : parts) {
