@@ -16,6 +16,7 @@ import dev.zerolayer.contracts.router.RoutingDecision;
 import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.contracts.telemetry.NodeRegistration;
 import dev.zerolayer.contracts.telemetry.NodeState;
+import dev.zerolayer.contracts.telemetry.PrefixCaching;
 import dev.zerolayer.contracts.telemetry.UpstreamProtocol;
 import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.kafka.embedded.SharedKafka;
@@ -114,7 +115,8 @@ class GatewayIT {
                 List.of(new TierSpec("haiku", d.tiers().get(0).modelAliases(), List.of("h-" + run)),
                         new TierSpec("sonnet", d.tiers().get(1).modelAliases(), List.of("s-" + run)),
                         new TierSpec("opus", d.tiers().get(2).modelAliases(), List.of("o-" + run))),
-                d.tierTable(), d.chains(), Map.of(), d.thresholds(),
+                // node records stay fresh however slowly the machine runs the test (none is re-published)
+                d.tierTable(), d.chains(), Map.of(), d.thresholds().toBuilder().viewStaleMs(600_000).build(),
                 Map.of("haiku", roomy, "sonnet", limits, "opus", roomy), d.resilience(), Map.of(), refusal,
                 d.alerting());
         return new FallbackPolicy(UUID.randomUUID().toString(), Instant.now(), 1, version, "test", document);
@@ -399,6 +401,42 @@ class GatewayIT {
                 assertThat(warmBody.path("node").stringValue()).isEqualTo("hB-" + run);
                 assertThat(warmBody.path("cache_hit").booleanValue()).isTrue();
                 assertThat(warmBody.path("candidates").toString()).contains("\"prefix_share\":1.0");
+
+                // Approximate: haiku's nodes now declare vLLM prefix caching with a tokenizer that cannot load, so
+                // they are matched on what this router sent them (never on the engine's index), and health says why
+                PrefixCaching unloadable = new PrefixCaching("/nowhere/" + run, 16, PrefixCaching.VLLM_SHA256_CBOR, "1");
+                for (String node : List.of("hA-" + run, "hB-" + run)) {
+                    NodeHealth was = fleet.stream().filter(n -> n.nodeId().equals(node)).findFirst().orElseThrow();
+                    kafka.publish(Topics.TELEMETRY_NODE_HEALTH, new NodeHealth(UUID.randomUUID().toString(),
+                            Instant.now(), 1, node, was.registration().withPrefixCache(unloadable), was.state(),
+                            was.score(), List.of(), null, was.load(), 0, 0.1, null, List.of(), 10, false, 1));
+                }
+                await().atMost(WAIT).until(() -> List.of("hA-" + run, "hB-" + run).stream().allMatch(node -> view
+                        .get(node).map(n -> n.registration().prefixCache() != null).orElse(false)));
+                String notes = ("Draft the release notes of build " + run + " for the operators. ").repeat(12);
+                HttpResponse<String> sent = post(service, "/v1/messages", anthropic("claude-haiku-4-5", false, notes),
+                        "anthropic-routing-priority", "haiku", "anthropic-debug", "route");
+                assertThat(sent.statusCode()).isEqualTo(200);
+                String route = sent.headers().firstValue("X-Anthropic-Route").orElseThrow();
+                String servedBy = route.substring(route.lastIndexOf('/') + 1);
+                assertThat(servedBy).isIn("hA-" + run, "hB-" + run);
+                String other = servedBy.equals("hA-" + run) ? "hB-" + run : "hA-" + run;
+                await().atMost(WAIT).untilAsserted(() -> {
+                    JsonNode again = json(post(service, "/v1/route/explain",
+                            anthropic("claude-haiku-4-5", false, notes), "anthropic-routing-priority", "haiku"));
+                    Map<String, JsonNode> byNode = new LinkedHashMap<>();
+                    again.path("candidates").forEach(c -> byNode.put(c.path("node").stringValue(), c));
+                    assertThat(byNode.get(servedBy).path("prefix_match").stringValue()).isEqualTo("approximate");
+                    assertThat(byNode.get(servedBy).path("prefix_inexact").stringValue()).startsWith("tokenizer");
+                    assertThat(byNode.get(servedBy).path("terms").path("prefix_share").doubleValue()).isEqualTo(1.0);
+                    assertThat(byNode.get(other).path("terms").path("prefix_share").doubleValue()).isZero();
+                });
+                await().atMost(WAIT).untilAsserted(() -> {
+                    JsonNode served = json(service.get("/actuator/health")).path("components").path("servedModels")
+                            .path("details").path("/nowhere/" + run);
+                    assertThat(served.path("state").stringValue()).isEqualTo("failed");
+                    assertThat(served.path("nodes").toString()).contains("hA-" + run, "hB-" + run);
+                });
 
                 // Refusal fallback: with opus's first cluster down, opus-pinned requests reach the refusing node
                 for (String down : List.of("oCut-" + run, "oOai-" + run)) {

@@ -60,7 +60,8 @@ final class Explanations {
             String inexact = routed.prefixInexact().get(c.nodeId());
             if (inexact != null) {
                 // the node declares its engine's prefix caching but this prompt's blocks could not be computed as
-                // its engine computes them: it was credited with none
+                // its engine computes them: it was matched approximately, on what this router sent it lately
+                node.put("prefix_match", "approximate");
                 node.put("prefix_inexact", inexact);
             }
             // each scorer's term in [0,1] and its weighted share of the score, in the pipeline's order

@@ -49,7 +49,7 @@ public class GatewayHandler {
             Dispatcher dispatcher, ActivePolicy policy, CompactedView<SessionEntry> sessions,
             DecisionPublisher publisher, GatewayMetrics metrics, long maxBodyBytes, RequestTracing tracing,
             ResponseItems responseItems, NodeCredentials credentials) {
-        Outcomes outcomes = new Outcomes(metrics, publisher, tracing);
+        Outcomes outcomes = new Outcomes(metrics, publisher, tracing, router);
         this.tracing = tracing;
         this.router = router;
         this.intake = new Intake(authenticator, rateLimits, new RequestBodies(maxBodyBytes), responseItems);

@@ -5,6 +5,7 @@ import dev.zerolayer.contracts.event.EventChecks;
 import dev.zerolayer.contracts.router.DecisionStatus;
 import dev.zerolayer.contracts.router.Recovery;
 import dev.zerolayer.contracts.router.RoutingDecision;
+import dev.zerolayer.router.decision.RequestRouter;
 import dev.zerolayer.router.decision.Routed;
 import dev.zerolayer.router.dispatch.DispatchTrace;
 import dev.zerolayer.router.events.DecisionPublisher;
@@ -17,7 +18,10 @@ import org.slf4j.LoggerFactory;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** The last stage: a request's outcome recorded once, as a metric, one decision event and the end of its span. */
+/**
+ * The last stage: a request's outcome recorded once, as a metric, one decision event, the end of its span and, when a
+ * node served it, the router's memory of what was sent where.
+ */
 final class Outcomes {
 
     private static final Logger log = LoggerFactory.getLogger(Outcomes.class);
@@ -25,11 +29,13 @@ final class Outcomes {
     private final GatewayMetrics metrics;
     private final DecisionPublisher publisher;
     private final RequestTracing tracing;
+    private final RequestRouter router;
 
-    Outcomes(GatewayMetrics metrics, DecisionPublisher publisher, RequestTracing tracing) {
+    Outcomes(GatewayMetrics metrics, DecisionPublisher publisher, RequestTracing tracing, RequestRouter router) {
         this.metrics = metrics;
         this.publisher = publisher;
         this.tracing = tracing;
+        this.router = router;
     }
 
     /** Records the outcome of the request {@code progress} belongs to, unless one was recorded already. */
@@ -44,6 +50,10 @@ final class Outcomes {
             metrics.fallback(reason);
         }
         metrics.ttftObserved(progress.routed(), progress.dispatch());
+        if ((status == DecisionStatus.OK || status == DecisionStatus.STREAM_FAILED) && progress.routed() != null
+                && progress.dispatch() != null && progress.dispatch().servedNode() != null) {
+            router.served(progress.routed(), progress.dispatch().servedNode());
+        }
         try {
             publisher.offer(event(progress, status, httpStatus), tracing.headers(arrival.span()));
         } catch (RuntimeException e) {

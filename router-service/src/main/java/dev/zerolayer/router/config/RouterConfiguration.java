@@ -12,18 +12,19 @@ import dev.zerolayer.platform.events.EventReader;
 import dev.zerolayer.platform.policy.PolicyVersionHealthIndicator;
 import dev.zerolayer.platform.topics.TopicGuard;
 import dev.zerolayer.platform.view.CompactedView;
+import dev.zerolayer.router.answer.ResponseItems;
 import dev.zerolayer.router.api.GatewayHandler;
 import dev.zerolayer.router.api.GatewayMetrics;
-import dev.zerolayer.router.answer.ResponseItems;
 import dev.zerolayer.router.auth.ApiKeyAuthenticator;
 import dev.zerolayer.router.auth.ApiKeysFile;
 import dev.zerolayer.router.auth.RateLimits;
 import dev.zerolayer.router.decision.PromptPrefixes;
 import dev.zerolayer.router.decision.RequestRouter;
+import dev.zerolayer.router.decision.ServedModelsHealth;
 import dev.zerolayer.router.dispatch.Dispatcher;
-import dev.zerolayer.router.dispatch.NodeCredentials;
 import dev.zerolayer.router.dispatch.EventLoops;
 import dev.zerolayer.router.dispatch.Hedging;
+import dev.zerolayer.router.dispatch.NodeCredentials;
 import dev.zerolayer.router.dispatch.NodeGuards;
 import dev.zerolayer.router.dispatch.UpstreamClient;
 import dev.zerolayer.router.events.DecisionProducerConfig;
@@ -35,12 +36,17 @@ import dev.zerolayer.router.state.TtftLearner;
 import dev.zerolayer.router.state.ViewsLoaded;
 import dev.zerolayer.router.tracing.RequestTracing;
 import dev.zerolayer.routing.prefix.FastBlockHasher;
+import dev.zerolayer.routing.prefix.SentPrefixes;
 import dev.zerolayer.routing.tokens.ServedModel;
 import dev.zerolayer.routing.tokens.ServedModels;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -145,20 +151,40 @@ public class RouterConfiguration {
     /** Served models' tokenizers, loaded on one background thread when a node first names them. */
     @Bean
     ServedModels<ServedModel> servedModels(Clock clock) {
-        java.util.concurrent.ExecutorService loader = java.util.concurrent.Executors.newSingleThreadExecutor(task -> {
-            Thread thread = new Thread(task, "served-model-loader");
+        return new ServedModels<>(ServedModel::load, daemon("served-model-loader"), clock::millis, 60_000);
+    }
+
+    /** Served models' state in health, and once a minute the models no node names any more dropped. */
+    @Bean
+    ServedModelsHealth servedModelsHealthIndicator(ServedModels<ServedModel> servedModels, Fleet fleet) {
+        ServedModelsHealth health = new ServedModelsHealth(servedModels, fleet);
+        daemon("served-model-tidy").scheduleWithFixedDelay(() -> {
+            try {
+                health.retainNamed();
+            } catch (RuntimeException e) {
+                LoggerFactory.getLogger(ServedModelsHealth.class).warn("served models not tidied: {}", e.toString());
+            }
+        }, 1, 1, TimeUnit.MINUTES);
+        return health;
+    }
+
+    private static ScheduledExecutorService daemon(String name) {
+        return Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, name);
             thread.setDaemon(true);
             return thread;
         });
-        return new ServedModels<>(ServedModel::load, loader, clock::millis, 60_000);
     }
 
     @Bean
     RequestRouter requestRouter(Fleet fleet, ActivePolicy policy, CompactedView<ComplexityModel> complexityModel,
-            CompactedView<KvIndexEntry> kvIndex, RouterProperties properties, ServedModels<ServedModel> servedModels) {
+            CompactedView<KvIndexEntry> kvIndex, RouterProperties properties, ServedModels<ServedModel> servedModels,
+            Clock clock) {
         return new RequestRouter(fleet, policy, complexityModel, new PromptPrefixes(kvIndex,
                 new FastBlockHasher(properties.prefixBlockSize(), properties.prefixHashSeed()),
-                properties.prefixMaxBlocks(), properties.cacheAware(), servedModels));
+                properties.prefixMaxBlocks(), properties.cacheAware(), servedModels,
+                new SentPrefixes(properties.approximateTtl().toMillis(), properties.prefixMaxBlocks(),
+                        properties.approximateBlocks(), clock::millis)));
     }
 
     /** The HTTP server's event loops (none without a Reactor Netty server, e.g. in a mock environment). */

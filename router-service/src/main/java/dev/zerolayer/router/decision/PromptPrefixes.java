@@ -7,6 +7,7 @@ import dev.zerolayer.platform.view.CompactedView;
 import dev.zerolayer.routing.prefix.BlockHasher;
 import dev.zerolayer.routing.prefix.FastBlockHasher;
 import dev.zerolayer.routing.prefix.PrefixOverlap;
+import dev.zerolayer.routing.prefix.SentPrefixes;
 import dev.zerolayer.routing.prefix.VllmBlockHasher;
 import dev.zerolayer.routing.tokens.ServedModel;
 import dev.zerolayer.routing.tokens.ServedModels;
@@ -25,8 +26,9 @@ import java.util.function.Function;
  * get the router's default chain (the default token ids and hash); a node that declares one gets the chain of its
  * scheme (its model's tokenizer and chat template, its block size, hash, seed, and the LoRA adapter the request names)
  * and is credited only with blocks of that chain. Where a node's prompt cannot be computed exactly (its tokenizer is
- * still loading or failed, its template cannot be rendered, an unreproducible hash) it is credited with nothing and
- * the lookup says why.
+ * still loading or failed, its template cannot be rendered, an unreproducible hash) it falls back to approximate
+ * matching: it is credited with the leading blocks of the default chain this router recently sent it
+ * ({@link SentPrefixes}), never with a block of its engine's index, and the lookup says why.
  */
 public final class PromptPrefixes {
 
@@ -45,23 +47,26 @@ public final class PromptPrefixes {
     private final int maxBlocks;
     private final boolean cacheAware;
     private final ServedModels<ServedModel> models;
+    private final SentPrefixes sent;
     private final Map<Scheme, BlockHasher> hashers = new ConcurrentHashMap<>();
 
     public PromptPrefixes(CompactedView<KvIndexEntry> index, BlockHasher hasher, int maxBlocks) {
-        this(index, hasher, maxBlocks, true, null);
+        this(index, hasher, maxBlocks, true, null, null);
     }
 
     /**
      * With {@code cacheAware} false the chain is still hashed (for decision events) but no node is credited; without
-     * served models (null) a node that names a tokenizer gets no prefix credit.
+     * served models (null) a node that names a tokenizer gets no exact prefix credit; without a history of what was
+     * sent where (null) a node whose chain cannot be computed exactly gets no credit at all.
      */
     public PromptPrefixes(CompactedView<KvIndexEntry> index, BlockHasher hasher, int maxBlocks, boolean cacheAware,
-            ServedModels<ServedModel> models) {
+            ServedModels<ServedModel> models, SentPrefixes sent) {
         this.index = index;
         this.defaultHasher = hasher;
         this.maxBlocks = maxBlocks;
         this.cacheAware = cacheAware;
         this.models = models;
+        this.sent = sent;
     }
 
     /** Whether prefix overlap and session stickiness count in node scores. */
@@ -73,7 +78,7 @@ public final class PromptPrefixes {
     public Lookup lookup(int[] tokenIds) {
         long[] chain = chain(defaultHasher, tokenIds);
         if (!cacheAware || chain.length == 0 || index.size() == 0) {
-            return new Lookup(chain, Map.of(), Map.of(), Map.of(), Map.of());
+            return Lookup.of(chain);
         }
         return new Lookup(chain, PrefixOverlap.leadingBlocks(chain, this::holders), Map.of(), Map.of(), Map.of());
     }
@@ -134,9 +139,13 @@ public final class PromptPrefixes {
                 }
             }
             if (problem != null) {
+                // approximate: the default chain, credited with what this router sent the node lately
                 for (String node : members) {
                     inexact.put(node, problem);
-                    chains.put(node, new long[0]);
+                    int approximate = cacheAware && sent != null ? sent.leadingBlocks(node, plain.chain()) : 0;
+                    if (approximate > 0) {
+                        held.put(node, approximate);
+                    }
                 }
                 continue;
             }
@@ -149,6 +158,16 @@ public final class PromptPrefixes {
             }
         }
         return new Lookup(plain.chain(), held, chains, inexact, engineTokens);
+    }
+
+    /**
+     * Remembers that {@code node} served the prompt of {@code lookup}, for approximate matching when the node's own
+     * chain could not be computed for it.
+     */
+    public void served(String node, Lookup lookup) {
+        if (sent != null && node != null && lookup.inexact().containsKey(node)) {
+            sent.served(node, lookup.chain());
+        }
     }
 
     private static String describe(ServedModels.State state) {
@@ -184,11 +203,16 @@ public final class PromptPrefixes {
     /**
      * The prompt's default block chain, the leading blocks each node holds of its own chain (absent: none), the chain
      * of each node that declares its own scheme (absent: the default chain), why a declaring node's chain could not be
-     * computed (absent: it could), and the prompt's tokens as each node that names its model's tokenizer feeds them to
-     * the model (absent: not known exactly).
+     * computed (absent: it could; present: it was matched approximately, on the default chain), and the prompt's
+     * tokens as each node that names its model's tokenizer feeds them to the model (absent: not known exactly).
      */
     public record Lookup(long[] chain, Map<String, Integer> leadingBlocksHeld, Map<String, long[]> chainsByNode,
             Map<String, String> inexact, Map<String, Integer> engineTokens) {
+
+        /** A prompt with only the default chain and no node credited. */
+        public static Lookup of(long[] chain) {
+            return new Lookup(chain, Map.of(), Map.of(), Map.of(), Map.of());
+        }
 
         /** The chain of the blocks as {@code node} hashes them. */
         public long[] chainOf(String node) {

@@ -138,9 +138,7 @@ public class RequestRouter {
         boolean cross = decision.servable() && !request.api().nativeTo(fleet.registration(decision.node())
                 .map(NodeRegistration::protocol).orElse(null));
         return new Routed(decision, decision.tier() == null ? tokens : input.tokenCount(decision.tier()), complexity,
-                current.modelVersion(), policy.version(), cross,
-                System.nanoTime() - start, decision.servable() ? prefix.chainOf(decision.node()) : prefix.chain(),
-                blocked, prefix.inexact());
+                current.modelVersion(), policy.version(), cross, System.nanoTime() - start, prefix, blocked);
     }
 
     /** The prompt as a vLLM node of {@code model} receives it: the completions prompt, else the chat body. */
@@ -215,6 +213,11 @@ public class RequestRouter {
     public int countTokens(ClientRequest request) {
         ComplexityScorer current = currentScorer();
         return TokenCounter.of(current.model().tokenizerEncoding()).count(request.prompt());
+    }
+
+    /** Remembers which node served a routed request (approximate prefix matching for the nodes that need it). */
+    public void served(Routed routed, String node) {
+        prefixes.served(node, routed.prefix());
     }
 
     public Optional<NodeRegistration> registration(String node) {

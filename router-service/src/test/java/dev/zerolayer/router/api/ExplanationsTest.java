@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.zerolayer.contracts.fallback.PolicyDocument;
 import dev.zerolayer.contracts.fallback.Scoring;
 import dev.zerolayer.contracts.telemetry.NodeState;
+import dev.zerolayer.router.decision.PromptPrefixes;
 import dev.zerolayer.router.decision.Routed;
 import dev.zerolayer.routing.decision.DecisionEngine;
 import dev.zerolayer.routing.decision.DecisionInput;
@@ -40,8 +41,9 @@ class ExplanationsTest {
         RouteDecision decision = new DecisionEngine().decide(new DecisionInput(100, 0.1, null, null, 0,
                 "support-lora"), fleet, policy);
 
-        JsonNode body = Explanations.of("req-1", new Routed(decision, 100, 0.1, "m1", 7, false, 1_000, new long[0],
-                null, java.util.Map.of("haiku-c", "tokenizer still loading")));
+        JsonNode body = Explanations.of("req-1", new Routed(decision, 100, 0.1, "m1", 7, false, 1_000,
+                new PromptPrefixes.Lookup(new long[0], java.util.Map.of(), java.util.Map.of(),
+                        java.util.Map.of("haiku-c", "tokenizer still loading"), java.util.Map.of()), null));
 
         assertThat(body.path("node").asString()).isEqualTo("haiku-a");
         assertThat(body.path("scoring").path("weights").path("cost").asDouble()).isEqualTo(0.2);

@@ -89,6 +89,6 @@ class ProgressTest {
                 0.9, 0.1, 0, 8, 0, false, 0, false, NodeTraits.NONE));
         RouteDecision decision = new DecisionEngine().decide(new DecisionInput(100, 0.1, tier, null, 0), fleet,
                 policy);
-        return new Routed(decision, 100, 0.1, "m1", 1, false, 1_000, new long[0], null);
+        return new Routed(decision, 100, 0.1, "m1", 1, false, 1_000, null, null);
     }
 }

@@ -11,6 +11,7 @@ import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.events.EventReader;
 import dev.zerolayer.platform.view.CompactedView;
 import dev.zerolayer.routing.prefix.FastBlockHasher;
+import dev.zerolayer.routing.prefix.SentPrefixes;
 import dev.zerolayer.routing.prefix.VllmBlockHasher;
 import dev.zerolayer.routing.tokens.ServedModel;
 import dev.zerolayer.routing.tokens.ServedModels;
@@ -77,7 +78,7 @@ class PromptPrefixesTest {
         // both engine nodes' chains are in the index as the bridge publishes them; the simulated node holds them too
         hold(engineChain, 2, "vllm-a", "sim");
         int[] defaultIds = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17};
-        PromptPrefixes prefixes = new PromptPrefixes(index, new FastBlockHasher(16, 0), 1024, true, models);
+        PromptPrefixes prefixes = new PromptPrefixes(index, new FastBlockHasher(16, 0), 1024, true, models, null);
 
         PromptPrefixes.Lookup lookup = prefixes.lookup(defaultIds, List.of(node("vllm-a", vllm), node("vllm-b", vllm),
                 node("sim", null)), "q", model -> model.chat(CHAT));
@@ -98,7 +99,7 @@ class PromptPrefixesTest {
         NodeRegistration alice = new NodeRegistration("e", Instant.now(), 1, "lora", "haiku", "c", null,
                 "http://127.0.0.1:1", UpstreamProtocol.OPENAI, "Qwen/Qwen3-0.6B", 8, "t", null, List.of("Alice"), null,
                 vllm);
-        PromptPrefixes prefixes = new PromptPrefixes(index, new FastBlockHasher(16, 0), 1024, true, models);
+        PromptPrefixes prefixes = new PromptPrefixes(index, new FastBlockHasher(16, 0), 1024, true, models, null);
 
         PromptPrefixes.Lookup lookup = prefixes.lookup(new int[0], List.of(alice, node("base", vllm)), "Alice",
                 model -> model.chat(CHAT));
@@ -110,16 +111,17 @@ class PromptPrefixesTest {
     }
 
     @Test
-    void aNodeWhoseChainCannotBeComputedExactlyIsCreditedWithNothingAndTheLookupSaysWhy() {
+    void aNodeWhoseChainCannotBeComputedExactlyIsCreditedWithNoEngineBlockAndTheLookupSaysWhy() {
         ServedModels<ServedModel> neverLoaded = new ServedModels<>(ServedModel::load, task -> { }, clock::millis,
                 60_000);
-        PromptPrefixes prefixes = new PromptPrefixes(index, new FastBlockHasher(16, 0), 1024, true, neverLoaded);
+        PromptPrefixes prefixes = new PromptPrefixes(index, new FastBlockHasher(16, 0), 1024, true, neverLoaded,
+                null);
         NodeRegistration loading = node("loading", new PrefixCaching(QWEN3, 16, PrefixCaching.VLLM_SHA256_CBOR, "42"));
         NodeRegistration unseeded = node("unseeded", new PrefixCaching(null, 16, PrefixCaching.VLLM_SHA256_CBOR, null));
         NodeRegistration missing = node("missing", new PrefixCaching("/nowhere/at/all", 16,
                 PrefixCaching.VLLM_SHA256_CBOR, "1"));
         ServedModels<ServedModel> failing = new ServedModels<>(ServedModel::load, Runnable::run, clock::millis, 60_000);
-        PromptPrefixes failingPrefixes = new PromptPrefixes(index, new FastBlockHasher(16, 0), 1024, true, failing);
+        PromptPrefixes failingPrefixes = new PromptPrefixes(index, new FastBlockHasher(16, 0), 1024, true, failing, null);
         failing.ready("/nowhere/at/all");
 
         PromptPrefixes.Lookup lookup = prefixes.lookup(new int[32], List.of(loading, unseeded), null,
@@ -129,7 +131,41 @@ class PromptPrefixesTest {
 
         assertThat(lookup.inexact()).containsEntry("loading", "tokenizer still loading");
         assertThat(lookup.inexact().get("unseeded")).contains("PYTHONHASHSEED");
-        assertThat(lookup.chainOf("loading")).isEmpty();
+        assertThat(lookup.chainOf("loading")).as("the default chain, for approximate matching")
+                .containsExactly(lookup.chain());
+        assertThat(lookup.leadingBlocksHeld()).isEmpty();
         assertThat(failed.inexact().get("missing")).startsWith("tokenizer failed to load");
+    }
+
+    @Test
+    void aNodeWhoseChainCannotBeComputedIsMatchedApproximatelyOnWhatThisRouterSentIt() {
+        // Given a vLLM node whose tokenizer never loads, and a history of what was sent where
+        ServedModels<ServedModel> neverLoaded = new ServedModels<>(ServedModel::load, task -> { }, clock::millis,
+                60_000);
+        SentPrefixes sent = new SentPrefixes(600_000, 1024, 10_000, clock::millis);
+        PromptPrefixes prefixes = new PromptPrefixes(index, new FastBlockHasher(16, 0), 1024, true, neverLoaded, sent);
+        PrefixCaching vllm = new PrefixCaching(QWEN3, 16, PrefixCaching.VLLM_SHA256_CBOR, "42");
+        List<NodeRegistration> fleet = List.of(node("vllm-a", vllm), node("vllm-b", vllm));
+        int[] firstTurn = new int[40];
+        java.util.Arrays.setAll(firstTurn, i -> i + 7);
+        int[] nextTurn = java.util.Arrays.copyOf(firstTurn, 70);
+        PromptPrefixes.PromptSource none = model -> { throw new AssertionError("no model is ready"); };
+        // and the engine's own index holding the default chain's hashes for vllm-b (never to be read for it)
+        hold(new FastBlockHasher(16, 0).hashChain(nextTurn), 2, "vllm-b");
+
+        // When vllm-a served the first turn
+        PromptPrefixes.Lookup first = prefixes.lookup(firstTurn, fleet, null, none);
+        assertThat(first.leadingBlocksHeld()).isEmpty();
+        prefixes.served("vllm-a", first);
+        PromptPrefixes.Lookup next = prefixes.lookup(nextTurn, fleet, null, none);
+
+        // Then the next turn credits vllm-a with the two whole blocks it was sent, and vllm-b with nothing
+        assertThat(next.leadingBlocksHeld()).containsOnly(java.util.Map.entry("vllm-a", 2));
+        assertThat(next.inexact()).containsKeys("vllm-a", "vllm-b");
+        // and a node matched exactly is never remembered approximately
+        PromptPrefixes.Lookup exact = new PromptPrefixes(index, new FastBlockHasher(16, 0), 1024, true, neverLoaded,
+                sent).lookup(nextTurn);
+        prefixes.served("sim", exact);
+        assertThat(sent.leadingBlocks("sim", exact.chain())).isZero();
     }
 }

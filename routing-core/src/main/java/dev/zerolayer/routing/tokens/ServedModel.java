@@ -12,7 +12,7 @@ import tools.jackson.databind.JsonNode;
  * completions prompt is tokenized as sent. A template this router cannot render is named once, at load, and its chats
  * are answered with that problem rather than with ids that would never match.
  */
-public final class ServedModel {
+public final class ServedModel implements AutoCloseable {
 
     private final HfTokenizer tokenizer;
     private final ChatTemplate template;
@@ -60,6 +60,12 @@ public final class ServedModel {
 
     public HfTokenizer tokenizer() {
         return tokenizer;
+    }
+
+    /** Frees the tokenizer's native memory; only once no request can still use this model. */
+    @Override
+    public void close() {
+        tokenizer.close();
     }
 
     /** Why chats cannot be rendered for this model (null: they can). */

@@ -63,4 +63,28 @@ class ServedModelsTest {
         runQueued();
         assertThat(models.ready("x")).contains("ok");
     }
+
+    @Test
+    void aLocationNoNodeNamesIsDroppedAndItsModelClosedOnlyAfterTheGracePeriod() {
+        List<String> closed = new ArrayList<>();
+        ServedModels<AutoCloseable> models = new ServedModels<>(location -> () -> closed.add(location), queued::add,
+                now::get, 60_000);
+        models.ready("old");
+        models.ready("new");
+        runQueued();
+        assertThat(models.states()).containsOnlyKeys("new", "old");
+
+        assertThat(models.retain(java.util.Set.of("new"))).isEqualTo(1);
+        assertThat(models.states()).containsOnlyKeys("new");
+        assertThat(closed).as("a request may still hold it").isEmpty();
+        now.addAndGet(59_999);
+        models.retain(java.util.Set.of("new"));
+        assertThat(closed).isEmpty();
+        now.addAndGet(1);
+        assertThat(models.retain(java.util.Set.of("new"))).isZero();
+
+        assertThat(closed).containsExactly("old");
+        assertThat(models.ready("new")).isPresent();
+        assertThat(models.ready("old")).as("named again: loaded afresh").isEmpty();
+    }
 }
