@@ -35,12 +35,13 @@ import org.HdrHistogram.Histogram;
  * serving that model (its tokenizer and chat template, sha256_cbor hashes) and the traffic is OpenAI chat clients
  * pinned to haiku; cache-aware routing is on both times and what changes is whether those nodes declare their prefix
  * caching: declared, the router computes their exact block hashes; undeclared, it can only hash its default way, as
- * against a real fleet before this existed.
+ * against a real fleet before this existed; {@code approximate}: declared, but the router runs with
+ * {@code exact-prefixes=false} and matches them on what it sent where.
  *
  * <pre>
  * java -cp bench/target/benchmarks.jar dev.zerolayer.bench.cache.PrefixRoutingRun --sessions 24 --turns 6
  * java -cp bench/target/benchmarks.jar dev.zerolayer.bench.cache.PrefixRoutingRun --sessions 24 --turns 6 \
- *     --tokenizer ../shared/data/tokenizers/qwen3 [--apps K] [--kv-blocks N]
+ *     --tokenizer ../shared/data/tokenizers/qwen3 [--apps K] [--kv-blocks N] [--modes undeclared,exact,approximate]
  * </pre>
  */
 public final class PrefixRoutingRun {
@@ -83,9 +84,14 @@ public final class PrefixRoutingRun {
         report.append(tokenizer == null ? "| cache-aware routing " : "| vLLM nodes declare their prefix caching ");
         report.append("| requests | TTFB p50 ms | TTFB p90 ms | TTFB p99 ms | prefix cache hit "
                 + "rate (tokens) | failed |\n|---|---|---|---|---|---|---|\n");
-        for (boolean cacheAware : List.of(false, true)) {
+        // with a tokenizer: undeclared (default hashes), exact (declared), approximate (declared, router not exact)
+        List<String> modes = tokenizer == null ? List.of("off", "on")
+                : List.of(options.getOrDefault("modes", "undeclared,exact").split(","));
+        for (String mode : modes) {
+            boolean cacheAware = !mode.equals("off") && !mode.equals("undeclared");
             Map<String, String> env = new java.util.HashMap<>(Map.of("SPRING_APPLICATION_JSON",
                     "{\"zerolayer\":{\"router\":{\"cache-aware\":" + (cacheAware || tokenizer != null)
+                    + ",\"exact-prefixes\":" + !mode.equals("approximate")
                     + ",\"requests-per-second\":1000000}}}"));
             if (tokenizer != null) {
                 env.put("ZEROLAYER_SIMULATOR_TOKENIZER", tokenizer);
@@ -106,8 +112,11 @@ public final class PrefixRoutingRun {
                 double hitRate = (after[0] - before[0]) / Math.max(1, after[1] - before[1]);
                 Histogram h = result.ttfbMicros();
                 String line = String.format(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.1f | %.1f %% | %d |",
-                        tokenizer == null ? (cacheAware ? "on" : "off") : (cacheAware ? "yes (exact hashes)"
-                                : "no (router's default hashes)"), h.getTotalCount(), h.getValueAtPercentile(50) / 1000.0,
+                        tokenizer == null ? mode : switch (mode) {
+                            case "exact" -> "yes (exact hashes)";
+                            case "approximate" -> "yes, router not exact (approximate: what it sent where)";
+                            default -> "no (router's default hashes)";
+                        }, h.getTotalCount(), h.getValueAtPercentile(50) / 1000.0,
                         h.getValueAtPercentile(90) / 1000.0, h.getValueAtPercentile(99) / 1000.0, 100 * hitRate,
                         result.failed());
                 System.err.println(line);

@@ -182,7 +182,7 @@ public class RouterConfiguration {
             Clock clock) {
         return new RequestRouter(fleet, policy, complexityModel, new PromptPrefixes(kvIndex,
                 new FastBlockHasher(properties.prefixBlockSize(), properties.prefixHashSeed()),
-                properties.prefixMaxBlocks(), properties.cacheAware(), servedModels,
+                properties.prefixMaxBlocks(), properties.cacheAware(), properties.exactPrefixes() ? servedModels : null,
                 new SentPrefixes(properties.approximateTtl().toMillis(), properties.prefixMaxBlocks(),
                         properties.approximateBlocks(), clock::millis)));
     }

@@ -20,6 +20,9 @@ import org.springframework.validation.annotation.Validated;
  * @param prefixBlockSize      tokens per KV block when hashing prompts for prefix-aware routing (as the nodes do)
  * @param prefixHashSeed       seed of the block hash chain (as the nodes and cache-service use)
  * @param prefixMaxBlocks      leading blocks of a prompt hashed and looked up (bounds the work on huge prompts)
+ * @param exactPrefixes        compute the exact prefix blocks of nodes that declare their engine's prefix caching with
+ *                             their model's tokenizer and chat template (false: such nodes are matched approximately,
+ *                             sparing the router the rendering and tokenizing)
  * @param approximateTtl       how long a node whose engine's prefix blocks cannot be computed for a prompt is assumed
  *                             to hold the router's blocks of a prompt it served (approximate prefix matching)
  * @param approximateBlocks    blocks assumed per such node at most (the least recently sent go first)
@@ -44,6 +47,7 @@ public record RouterProperties(
         @DefaultValue("16") @Positive int prefixBlockSize,
         @DefaultValue("0") long prefixHashSeed,
         @DefaultValue("1024") @Positive int prefixMaxBlocks,
+        @DefaultValue("true") boolean exactPrefixes,
         @DefaultValue("10m") Duration approximateTtl,
         @DefaultValue("200000") @Positive int approximateBlocks,
         @DefaultValue("true") boolean cacheAware,

@@ -125,7 +125,7 @@ public final class PromptPrefixes {
             } else if (scheme.caching().tokenizer() != null) {
                 ServedModel model = models == null ? null : models.ready(scheme.caching().tokenizer()).orElse(null);
                 if (model == null) {
-                    problem = models == null ? "no served-model tokenizers in this router"
+                    problem = models == null ? "exact prefix matching is off in this router"
                             : describe(models.state(scheme.caching().tokenizer()));
                 } else {
                     ServedModel.Prompt prompt = prompts.computeIfAbsent(model, source::prompt);
