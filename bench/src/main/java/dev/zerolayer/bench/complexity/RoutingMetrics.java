@@ -9,7 +9,8 @@ import java.util.stream.IntStream;
  * RouteLLM-style routing metrics of a score: the highest-scored share x of prompts goes to the strong model, the rest
  * to the weak one; PGR(x) = (accuracy(x) − weak accuracy) / (strong accuracy − weak accuracy); APGR is the area
  * under PGR over x ∈ [0,1] (trapezoid, one point per prompt, tied scores averaged over their orders); CPT(p) is the
- * smallest x with PGR ≥ p; AUC is for the label "needs strong" (only the strong model is right), ties counting half.
+ * smallest x with PGR ≥ p; AUC is for the label "needs strong" (only the strong model is right; graded: the strong
+ * answer is better), ties counting half. Accuracy is an answer's quality in [0,1]: correct or not, or a scaled grade.
  */
 public final class RoutingMetrics {
 
@@ -22,8 +23,16 @@ public final class RoutingMetrics {
     }
 
     public static Result evaluate(double[] scores, boolean[] weakCorrect, boolean[] strongCorrect) {
+        return evaluate(scores, quality(weakCorrect), quality(strongCorrect));
+    }
+
+    /**
+     * The metrics for graded answers: each prompt's weak and strong answer quality (a correct answer 1, a wrong one 0;
+     * a graded one its grade scaled to [0,1]); "needs strong" is then "the strong answer is better".
+     */
+    public static Result evaluate(double[] scores, double[] weakQuality, double[] strongQuality) {
         int n = scores.length;
-        if (n == 0 || weakCorrect.length != n || strongCorrect.length != n) {
+        if (n == 0 || weakQuality.length != n || strongQuality.length != n) {
             throw new IllegalArgumentException("need equally long, non-empty arrays");
         }
         Integer[] order = IntStream.range(0, n).boxed().toArray(Integer[]::new);
@@ -31,8 +40,8 @@ public final class RoutingMetrics {
         double weakTotal = 0;
         double strongTotal = 0;
         for (int i = 0; i < n; i++) {
-            weakTotal += weakCorrect[i] ? 1 : 0;
-            strongTotal += strongCorrect[i] ? 1 : 0;
+            weakTotal += weakQuality[i];
+            strongTotal += strongQuality[i];
         }
         // performance after sending the top k prompts to the strong model, k = 0..n (ties: expected value)
         double[] correct = new double[n + 1];
@@ -43,7 +52,7 @@ public final class RoutingMetrics {
             double groupGain = 0;
             while (end < n && scores[order[end]] == scores[order[k]]) {
                 int i = order[end];
-                groupGain += (strongCorrect[i] ? 1 : 0) - (weakCorrect[i] ? 1 : 0);
+                groupGain += strongQuality[i] - weakQuality[i];
                 end++;
             }
             int m = end - k;
@@ -64,11 +73,19 @@ public final class RoutingMetrics {
         boolean[] label = new boolean[n];
         int positives = 0;
         for (int i = 0; i < n; i++) {
-            label[i] = strongCorrect[i] && !weakCorrect[i];
+            label[i] = strongQuality[i] > weakQuality[i];
             positives += label[i] ? 1 : 0;
         }
         return new Result(n, positives, weakTotal / n, strongTotal / n, auc(scores, label), apgr, cpt(pgr, 0.5),
                 cpt(pgr, 0.8));
+    }
+
+    private static double[] quality(boolean[] correct) {
+        double[] quality = new double[correct.length];
+        for (int i = 0; i < correct.length; i++) {
+            quality[i] = correct[i] ? 1 : 0;
+        }
+        return quality;
     }
 
     /** Mean of the metrics over {@code rounds} random orders (seeded): the random router. */
@@ -104,6 +121,12 @@ public final class RoutingMetrics {
      */
     public static Interval[] bootstrap(double[] scores, boolean[] weakCorrect, boolean[] strongCorrect, int rounds,
             long seed) {
+        return bootstrap(scores, quality(weakCorrect), quality(strongCorrect), rounds, seed);
+    }
+
+    /** {@link #bootstrap(double[], boolean[], boolean[], int, long)} for graded answers. */
+    public static Interval[] bootstrap(double[] scores, double[] weakQuality, double[] strongQuality, int rounds,
+            long seed) {
         int n = scores.length;
         Random random = new Random(seed);
         double[] aucs = new double[rounds];
@@ -111,13 +134,13 @@ public final class RoutingMetrics {
         int kept = 0;
         for (int r = 0; r < rounds; r++) {
             double[] s = new double[n];
-            boolean[] w = new boolean[n];
-            boolean[] st = new boolean[n];
+            double[] w = new double[n];
+            double[] st = new double[n];
             for (int i = 0; i < n; i++) {
                 int pick = random.nextInt(n);
                 s[i] = scores[pick];
-                w[i] = weakCorrect[pick];
-                st[i] = strongCorrect[pick];
+                w[i] = weakQuality[pick];
+                st[i] = strongQuality[pick];
             }
             Result result = evaluate(s, w, st);
             if (Double.isNaN(result.auc()) || Double.isNaN(result.apgr())) {

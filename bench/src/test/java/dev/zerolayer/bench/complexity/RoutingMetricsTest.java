@@ -61,4 +61,22 @@ class RoutingMetricsTest {
         assertThat(RoutingMetrics.auc(new double[] {1, 1, 0}, new boolean[] {true, false, false})).isEqualTo(0.75);
         assertThat(RoutingMetrics.auc(new double[] {1, 2}, new boolean[] {true, true})).isNaN();
     }
+
+    @Test
+    void gradedAnswersWeighEachPromptByHowMuchBetterTheStrongAnswerIs() {
+        // grades scaled to [0,1]: prompt 0 gains 0.6, prompt 1 gains 0.2, prompt 2 loses 0.2 with the strong model
+        double[] weak = {0.2, 0.6, 0.9};
+        double[] strong = {0.8, 0.8, 0.7};
+
+        Result best = RoutingMetrics.evaluate(new double[] {0.9, 0.5, 0.1}, weak, strong);
+        Result worst = RoutingMetrics.evaluate(new double[] {0.1, 0.5, 0.9}, weak, strong);
+
+        // gap 0.6; PGR at 0, 1/3, 2/3, 1 = 0, 1, 4/3, 1 → area = (0.5 + 7/6 + 7/6) / 3
+        assertThat(best.apgr()).isCloseTo((0.5 + 7.0 / 6 + 7.0 / 6) / 3, within(1e-12));
+        assertThat(best.needsStrong()).isEqualTo(2);
+        assertThat(best.auc()).isEqualTo(1.0);
+        assertThat(worst.apgr()).isLessThan(best.apgr());
+        assertThat(RoutingMetrics.evaluate(new double[] {1, 0}, new boolean[] {false, true},
+                new boolean[] {true, true}).apgr()).as("booleans are the 0/1 grades").isCloseTo(0.75, within(1e-12));
+    }
 }

@@ -1,0 +1,332 @@
+package dev.zerolayer.bench.complexity;
+
+import dev.zerolayer.contracts.codec.EventCodec;
+import dev.zerolayer.routing.complexity.ComplexityScorer;
+import dev.zerolayer.routing.complexity.Conversation;
+import dev.zerolayer.routing.complexity.HashedNgrams;
+import dev.zerolayer.routing.tokens.TokenCounter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.ToDoubleFunction;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Which complexity signal separates "the strong model's answer is better" on all the labelled sets (GSM8K 1,319 and
+ * MMLU 14,042 with correctness; arena-bench-v1's 292 questions with GPT-4 grades of both models): 5-fold
+ * cross-validated (seeded, per dataset), per-dataset APGR with 95 % bootstrap intervals, for random, prompt length,
+ * today's lexical model and hashed n-gram regressions on two targets (the graded gap, and the question's difficulty
+ * over every graded model), and how far padding moves each learned score; deterministic.
+ *
+ * <pre>
+ * ./mvnw -B -o -q install -pl contracts,routing-core -DskipTests
+ * ./mvnw -B -o -q -pl bench compile exec:java -Dexec.mainClass=dev.zerolayer.bench.complexity.ComplexityExperiment
+ * </pre>
+ * Options: {@code --data DIR} (default {@code ../shared/data/prompts}), {@code --bits B} (hash buckets 2^B, 18),
+ * {@code --l2 L}, {@code --epochs E}. Writes {@code bench/target/complexity-experiment.md} (run from the project root).
+ */
+public final class ComplexityExperiment {
+
+    static final long SEED = 20_261_202L;
+    static final int FOLDS = 5;
+    static final int BOOTSTRAP = 1_000;
+    static final String ARENA = "arena_bench_v1_gpt4_single_scores.jsonl";
+    static final String STRONG_GRADED = "gpt-4-1106-preview";
+    static final String WEAK_GRADED = "mistralai/Mixtral-8x7B-Instruct-v0.1";
+
+    /** One labelled prompt: answer quality of both models in [0,1] and the mean quality over every graded model. */
+    record Row(String dataset, String prompt, double weak, double strong, double meanQuality) {
+    }
+
+    private ComplexityExperiment() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        Path data = Path.of("../shared/data/prompts");
+        int bits = 18;
+        double l2 = 1e-4;
+        int epochs = 12;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--data" -> data = Path.of(args[++i]);
+                case "--bits" -> bits = Integer.parseInt(args[++i]);
+                case "--l2" -> l2 = Double.parseDouble(args[++i]);
+                case "--epochs" -> epochs = Integer.parseInt(args[++i]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        if (!Files.isDirectory(data)) {
+            data = Path.of("../../shared/data/prompts");
+        }
+        List<Row> rows = new ArrayList<>();
+        rows.addAll(correctness(data, "routellm_gsm8k_weak_strong_correct_full.jsonl", "gsm8k"));
+        rows.addAll(correctness(data, "routellm_mmlu_weak_strong_correct_full.jsonl", "mmlu"));
+        rows.addAll(arena(data));
+        int[] fold = folds(rows);
+        HashedNgrams ngrams = new HashedNgrams(bits);
+        List<HashedNgrams.Sparse> features = rows.stream().map(r -> ngrams.features(r.prompt())).toList();
+
+        Map<String, double[]> scores = new LinkedHashMap<>();
+        TokenCounter counter = TokenCounter.defaultCounter();
+        scores.put("prompt length (tokens)", each(rows, r -> counter.count(Conversation.ofUser(r.prompt()))));
+        ComplexityScorer lexical = ComplexityScorer.defaultScorer();
+        scores.put("lexical model (today's default)", each(rows,
+                r -> lexical.scoreValue(Conversation.ofUser(r.prompt()))));
+        double[] gap = each(rows, r -> r.strong() - r.weak());
+        double[] difficulty = each(rows, r -> 1 - r.meanQuality());
+        long start = System.nanoTime();
+        scores.put("n-grams → graded gap", crossValidated(rows, features, fold, gap, ngrams.dimension(), l2, epochs));
+        scores.put("n-grams → difficulty", crossValidated(rows, features, fold, difficulty, ngrams.dimension(), l2,
+                epochs));
+        double fitSeconds = (System.nanoTime() - start) / 1e9;
+
+        StringBuilder report = new StringBuilder();
+        report.append("# Complexity signals on the labelled sets (issue #30)\n\n");
+        report.append(String.format(Locale.ROOT, "%d rows; %d-fold cross-validation per dataset (seed %d); hashed "
+                + "n-grams 2^%d buckets, L2 %.0e, %d epochs (%.1f s for both targets' folds); APGR with 95 %% "
+                + "bootstrap interval (%d resamples).%n%n", rows.size(), FOLDS, SEED, bits, l2, epochs, fitSeconds,
+                BOOTSTRAP));
+        report.append("| signal | dataset | rows | strong better | AUC | APGR | 95 % interval | CPT50 | CPT80 |\n");
+        report.append("|---|---|---|---|---|---|---|---|---|\n");
+        for (String dataset : List.of("gsm8k", "mmlu", "gsm8k+mmlu", "arena")) {
+            int[] members = members(rows, dataset);
+            double[] weak = pick(each(rows, Row::weak), members);
+            double[] strong = pick(each(rows, Row::strong), members);
+            RoutingMetrics.Result random = randomRouter(weak, strong);
+            report.append(row("random (mean of 200 orders)", dataset, random, null));
+            for (Map.Entry<String, double[]> signal : scores.entrySet()) {
+                double[] s = pick(signal.getValue(), members);
+                RoutingMetrics.Result result = RoutingMetrics.evaluate(s, weak, strong);
+                RoutingMetrics.Interval[] interval = RoutingMetrics.bootstrap(s, weak, strong, BOOTSTRAP, SEED);
+                report.append(row(signal.getKey(), dataset, result, interval[1]));
+            }
+        }
+        report.append("\n").append(robustness(rows, features, gap, difficulty, ngrams, l2, epochs));
+        Path out = Path.of(Files.isDirectory(Path.of("bench")) ? "bench/target" : "target", "complexity-experiment.md");
+        Files.createDirectories(out.getParent());
+        Files.writeString(out, report, StandardCharsets.UTF_8);
+        System.out.println(report);
+    }
+
+    private static String row(String signal, String dataset, RoutingMetrics.Result r, RoutingMetrics.Interval ci) {
+        return String.format(Locale.ROOT, "| %s | %s | %d | %d | %.3f | %.3f | %s | %.3f | %.3f |%n", signal, dataset,
+                r.size(), r.needsStrong(), r.auc(), r.apgr(),
+                ci == null ? "" : String.format(Locale.ROOT, "%.3f–%.3f", ci.low(), ci.high()), r.cpt50(), r.cpt80());
+    }
+
+    private static RoutingMetrics.Result randomRouter(double[] weak, double[] strong) {
+        Random random = new Random(SEED);
+        double apgr = 0;
+        double auc = 0;
+        double cpt50 = 0;
+        double cpt80 = 0;
+        RoutingMetrics.Result last = null;
+        int rounds = 200;
+        for (int r = 0; r < rounds; r++) {
+            double[] s = new double[weak.length];
+            for (int i = 0; i < s.length; i++) {
+                s[i] = random.nextDouble();
+            }
+            last = RoutingMetrics.evaluate(s, weak, strong);
+            apgr += last.apgr() / rounds;
+            auc += last.auc() / rounds;
+            cpt50 += last.cpt50() / rounds;
+            cpt80 += last.cpt80() / rounds;
+        }
+        return new RoutingMetrics.Result(last.size(), last.needsStrong(), last.weakAccuracy(), last.strongAccuracy(),
+                auc, apgr, cpt50, cpt80);
+    }
+
+    /** Out-of-fold predictions of a ridge regression on the n-grams, every dataset weighing the same in the fit. */
+    static double[] crossValidated(List<Row> rows, List<HashedNgrams.Sparse> x, int[] fold, double[] target,
+            int dimension, double l2, int epochs) {
+        double[] out = new double[rows.size()];
+        for (int f = 0; f < FOLDS; f++) {
+            List<Integer> train = new ArrayList<>();
+            for (int i = 0; i < rows.size(); i++) {
+                if (fold[i] != f) {
+                    train.add(i);
+                }
+            }
+            double[] w = fit(rows, x, train, target, dimension, l2, epochs);
+            for (int i = 0; i < rows.size(); i++) {
+                if (fold[i] == f) {
+                    out[i] = w[dimension] + x.get(i).dot(w);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Weights (the last one the intercept) of a ridge regression fitted by SGD over {@code train}. */
+    static double[] fit(List<Row> rows, List<HashedNgrams.Sparse> x, List<Integer> train, double[] target,
+            int dimension, double l2, int epochs) {
+        Map<String, Integer> perDataset = new LinkedHashMap<>();
+        for (int i : train) {
+            perDataset.merge(rows.get(i).dataset(), 1, Integer::sum);
+        }
+        double mean = 0;
+        for (int i : train) {
+            mean += target[i] / train.size();
+        }
+        double[] w = new double[dimension + 1];
+        List<Integer> order = new ArrayList<>(train);
+        Random random = new Random(SEED);
+        for (int epoch = 0; epoch < epochs; epoch++) {
+            Collections.shuffle(order, random);
+            // a unit-length sample takes a step of at most learningRate × weight ≤ 1: stable (below 2)
+            double learningRate = 0.2 / (1 + 0.3 * epoch);
+            for (int i : order) {
+                HashedNgrams.Sparse sample = x.get(i);
+                // each dataset as a whole weighs the same, whatever its size (capped for the smallest)
+                double weight = Math.min(5, (double) train.size()
+                        / (perDataset.size() * perDataset.get(rows.get(i).dataset())));
+                double error = w[dimension] + mean + sample.dot(w) - target[i];
+                double step = learningRate * weight * error;
+                for (int index : sample.indices()) {
+                    w[index] -= step * sample.value() + learningRate * l2 * w[index];
+                }
+                w[dimension] -= step * 0.01;
+            }
+        }
+        w[dimension] += mean;
+        for (double v : w) {
+            if (!Double.isFinite(v)) {
+                throw new IllegalStateException("the fit diverged");
+            }
+        }
+        return w;
+    }
+
+    /** How far padding moves each learned score, in percentiles of the scores of the unpadded prompts. */
+    private static String robustness(List<Row> rows, List<HashedNgrams.Sparse> x, double[] gap, double[] difficulty,
+            HashedNgrams ngrams, double l2, int epochs) {
+        List<Integer> all = new ArrayList<>();
+        for (int i = 0; i < rows.size(); i++) {
+            all.add(i);
+        }
+        int dimension = ngrams.dimension();
+        Map<String, double[]> models = new LinkedHashMap<>();
+        models.put("n-grams → graded gap", fit(rows, x, all, gap, dimension, l2, epochs));
+        models.put("n-grams → difficulty", fit(rows, x, all, difficulty, dimension, l2, epochs));
+        Random random = new Random(SEED);
+        List<String> sample = new ArrayList<>();
+        for (Row row : rows) {
+            if (row.dataset().equals("arena") || random.nextInt(40) == 0) {
+                sample.add(row.prompt());
+            }
+        }
+        String emoji = "\uD83D\uDE00\uD83D\uDE80\u2728".repeat(34);
+        Map<String, java.util.function.UnaryOperator<String>> paddings = new LinkedHashMap<>();
+        paddings.put("100 emoji before", p -> emoji + p);
+        paddings.put("whitespace and newlines around", p -> "\n\n   \t" + p.replace(" ", "   ") + "\n\n\n    ");
+        paddings.put("polite boilerplate before", p -> "Hello! I hope you are having a great day. I have a question "
+                + "for you and I would really appreciate your help with it. Thank you so much in advance!\n\n" + p);
+        StringBuilder out = new StringBuilder("## Padding (").append(sample.size())
+                .append(" prompts: every arena question and 1 in 40 of the others)\n\n")
+                .append("Shift of the score in percentiles of the unpadded scores: median / 95th percentile / max.\n\n")
+                .append("| model | padding | median | p95 | max |\n|---|---|---|---|---|\n");
+        ComplexityScorer lexical = ComplexityScorer.defaultScorer();
+        Map<String, ToDoubleFunction<String>> scorers = new LinkedHashMap<>();
+        scorers.put("lexical model (today's default)", p -> lexical.scoreValue(Conversation.ofUser(p)));
+        for (Map.Entry<String, double[]> model : models.entrySet()) {
+            double[] w = model.getValue();
+            scorers.put(model.getKey(), p -> w[dimension] + ngrams.features(p).dot(w));
+        }
+        for (Map.Entry<String, ToDoubleFunction<String>> scorer : scorers.entrySet()) {
+            double[] base = sample.stream().mapToDouble(scorer.getValue()).toArray();
+            double[] sorted = base.clone();
+            Arrays.sort(sorted);
+            for (Map.Entry<String, java.util.function.UnaryOperator<String>> padding : paddings.entrySet()) {
+                double[] shifts = new double[sample.size()];
+                for (int i = 0; i < sample.size(); i++) {
+                    double padded = scorer.getValue().applyAsDouble(padding.getValue().apply(sample.get(i)));
+                    shifts[i] = Math.abs(percentile(sorted, padded) - percentile(sorted, base[i]));
+                }
+                Arrays.sort(shifts);
+                out.append(String.format(Locale.ROOT, "| %s | %s | %.1f | %.1f | %.1f |%n", scorer.getKey(),
+                        padding.getKey(), shifts[shifts.length / 2], shifts[(int) (shifts.length * 0.95)],
+                        shifts[shifts.length - 1]));
+            }
+        }
+        return out.toString();
+    }
+
+    private static double percentile(double[] sorted, double value) {
+        int below = Arrays.binarySearch(sorted, value);
+        int position = below >= 0 ? below : -below - 1;
+        return 100.0 * position / sorted.length;
+    }
+
+    private static int[] folds(List<Row> rows) {
+        int[] fold = new int[rows.size()];
+        Map<String, List<Integer>> byDataset = new LinkedHashMap<>();
+        for (int i = 0; i < rows.size(); i++) {
+            byDataset.computeIfAbsent(rows.get(i).dataset(), d -> new ArrayList<>()).add(i);
+        }
+        Random random = new Random(SEED);
+        for (List<Integer> members : byDataset.values()) {
+            Collections.shuffle(members, random);
+            for (int k = 0; k < members.size(); k++) {
+                fold[members.get(k)] = k % FOLDS;
+            }
+        }
+        return fold;
+    }
+
+    private static int[] members(List<Row> rows, String dataset) {
+        List<String> wanted = List.of(dataset.split("\\+"));
+        return java.util.stream.IntStream.range(0, rows.size()).filter(i -> wanted.contains(rows.get(i).dataset()))
+                .toArray();
+    }
+
+    private static double[] pick(double[] values, int[] members) {
+        double[] out = new double[members.length];
+        for (int k = 0; k < members.length; k++) {
+            out[k] = values[members[k]];
+        }
+        return out;
+    }
+
+    private static double[] each(List<Row> rows, ToDoubleFunction<Row> value) {
+        return rows.stream().mapToDouble(value).toArray();
+    }
+
+    private static List<Row> correctness(Path dir, String file, String dataset) {
+        return PromptData.labelled(dir, file, dataset).stream().map(p -> new Row(dataset, p.prompt(),
+                p.weakCorrect() ? 1 : 0, p.strongCorrect() ? 1 : 0,
+                ((p.weakCorrect() ? 1 : 0) + (p.strongCorrect() ? 1 : 0)) / 2.0)).toList();
+    }
+
+    private static List<Row> arena(Path dir) throws IOException {
+        List<Row> rows = new ArrayList<>();
+        for (String line : Files.readAllLines(dir.resolve(ARENA), StandardCharsets.UTF_8)) {
+            if (line.isBlank()) {
+                continue;
+            }
+            JsonNode node = EventCodec.mapper().readTree(line);
+            JsonNode grades = node.path("gpt4_single_scores");
+            if (!grades.has(STRONG_GRADED) || !grades.has(WEAK_GRADED)) {
+                continue;
+            }
+            double total = 0;
+            int graded = 0;
+            for (String model : grades.propertyNames()) {
+                total += grades.get(model).asDouble() / 10;
+                graded++;
+            }
+            rows.add(new Row("arena", node.path("prompt").asString(), grades.get(WEAK_GRADED).asDouble() / 10,
+                    grades.get(STRONG_GRADED).asDouble() / 10, total / graded));
+        }
+        return rows;
+    }
+}
