@@ -32,7 +32,7 @@ import tools.jackson.databind.JsonNode;
  * ./mvnw -B -o -q -pl bench compile exec:java -Dexec.mainClass=dev.zerolayer.bench.complexity.ComplexityExperiment
  * </pre>
  * Options: {@code --data DIR} (default {@code ../shared/data/prompts}), {@code --bits B} (hash buckets 2^B, 18),
- * {@code --l2 L}, {@code --epochs E}. Writes {@code bench/target/complexity-experiment.md} (run from the project root).
+ * {@code --l2 L}, {@code --epochs E}, {@code --unscaled} (n-grams summed, not scaled to unit length). Writes {@code bench/target/complexity-experiment.md} (run from the project root).
  */
 public final class ComplexityExperiment {
 
@@ -61,6 +61,7 @@ public final class ComplexityExperiment {
                 case "--bits" -> bits = Integer.parseInt(args[++i]);
                 case "--l2" -> l2 = Double.parseDouble(args[++i]);
                 case "--epochs" -> epochs = Integer.parseInt(args[++i]);
+                case "--unscaled" -> unscaled = true;
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -117,13 +118,13 @@ public final class ComplexityExperiment {
         System.out.println(report);
     }
 
-    private static String row(String signal, String dataset, RoutingMetrics.Result r, RoutingMetrics.Interval ci) {
+    static String row(String signal, String dataset, RoutingMetrics.Result r, RoutingMetrics.Interval ci) {
         return String.format(Locale.ROOT, "| %s | %s | %d | %d | %.3f | %.3f | %s | %.3f | %.3f |%n", signal, dataset,
                 r.size(), r.needsStrong(), r.auc(), r.apgr(),
                 ci == null ? "" : String.format(Locale.ROOT, "%.3f–%.3f", ci.low(), ci.high()), r.cpt50(), r.cpt80());
     }
 
-    private static RoutingMetrics.Result randomRouter(double[] weak, double[] strong) {
+    static RoutingMetrics.Result randomRouter(double[] weak, double[] strong) {
         Random random = new Random(SEED);
         double apgr = 0;
         double auc = 0;
@@ -160,11 +161,26 @@ public final class ComplexityExperiment {
             double[] w = fit(rows, x, train, target, dimension, l2, epochs);
             for (int i = 0; i < rows.size(); i++) {
                 if (fold[i] == f) {
-                    out[i] = w[dimension] + x.get(i).dot(w);
+                    out[i] = w[dimension] + value(x.get(i), w);
                 }
             }
         }
         return out;
+    }
+
+    /**
+     * Whether a prompt's n-grams count 1 each (a sum: text that carries no signal adds nothing) instead of scaled to
+     * unit length (a mean-like vector: any added text dilutes the rest).
+     */
+    static boolean unscaled;
+
+    static double value(HashedNgrams.Sparse sample, double[] w) {
+        return unscaled ? sample.dot(w) / Math.max(sample.value(), 1e-12) : sample.dot(w);
+    }
+
+    /** The per-bucket gradient factor: unscaled, normalised by the squared length (n), which keeps SGD stable. */
+    static double update(HashedNgrams.Sparse sample) {
+        return unscaled ? sample.value() * sample.value() : sample.value();
     }
 
     /** Weights (the last one the intercept) of a ridge regression fitted by SGD over {@code train}. */
@@ -190,10 +206,10 @@ public final class ComplexityExperiment {
                 // each dataset as a whole weighs the same, whatever its size (capped for the smallest)
                 double weight = Math.min(5, (double) train.size()
                         / (perDataset.size() * perDataset.get(rows.get(i).dataset())));
-                double error = w[dimension] + mean + sample.dot(w) - target[i];
+                double error = w[dimension] + mean + value(sample, w) - target[i];
                 double step = learningRate * weight * error;
                 for (int index : sample.indices()) {
-                    w[index] -= step * sample.value() + learningRate * l2 * w[index];
+                    w[index] -= step * update(sample) + learningRate * l2 * w[index];
                 }
                 w[dimension] -= step * 0.01;
             }
@@ -240,7 +256,7 @@ public final class ComplexityExperiment {
         scorers.put("lexical model (today's default)", p -> lexical.scoreValue(Conversation.ofUser(p)));
         for (Map.Entry<String, double[]> model : models.entrySet()) {
             double[] w = model.getValue();
-            scorers.put(model.getKey(), p -> w[dimension] + ngrams.features(p).dot(w));
+            scorers.put(model.getKey(), p -> w[dimension] + value(ngrams.features(p), w));
         }
         for (Map.Entry<String, ToDoubleFunction<String>> scorer : scorers.entrySet()) {
             double[] base = sample.stream().mapToDouble(scorer.getValue()).toArray();
@@ -267,7 +283,7 @@ public final class ComplexityExperiment {
         return 100.0 * position / sorted.length;
     }
 
-    private static int[] folds(List<Row> rows) {
+    static int[] folds(List<Row> rows) {
         int[] fold = new int[rows.size()];
         Map<String, List<Integer>> byDataset = new LinkedHashMap<>();
         for (int i = 0; i < rows.size(); i++) {
@@ -283,13 +299,13 @@ public final class ComplexityExperiment {
         return fold;
     }
 
-    private static int[] members(List<Row> rows, String dataset) {
+    static int[] members(List<Row> rows, String dataset) {
         List<String> wanted = List.of(dataset.split("\\+"));
         return java.util.stream.IntStream.range(0, rows.size()).filter(i -> wanted.contains(rows.get(i).dataset()))
                 .toArray();
     }
 
-    private static double[] pick(double[] values, int[] members) {
+    static double[] pick(double[] values, int[] members) {
         double[] out = new double[members.length];
         for (int k = 0; k < members.length; k++) {
             out[k] = values[members[k]];
@@ -297,17 +313,17 @@ public final class ComplexityExperiment {
         return out;
     }
 
-    private static double[] each(List<Row> rows, ToDoubleFunction<Row> value) {
+    static double[] each(List<Row> rows, ToDoubleFunction<Row> value) {
         return rows.stream().mapToDouble(value).toArray();
     }
 
-    private static List<Row> correctness(Path dir, String file, String dataset) {
+    static List<Row> correctness(Path dir, String file, String dataset) {
         return PromptData.labelled(dir, file, dataset).stream().map(p -> new Row(dataset, p.prompt(),
                 p.weakCorrect() ? 1 : 0, p.strongCorrect() ? 1 : 0,
                 ((p.weakCorrect() ? 1 : 0) + (p.strongCorrect() ? 1 : 0)) / 2.0)).toList();
     }
 
-    private static List<Row> arena(Path dir) throws IOException {
+    static List<Row> arena(Path dir) throws IOException {
         List<Row> rows = new ArrayList<>();
         for (String line : Files.readAllLines(dir.resolve(ARENA), StandardCharsets.UTF_8)) {
             if (line.isBlank()) {
