@@ -205,12 +205,6 @@ public final class EmbeddingTrial {
             all.add(i);
         }
         double[] w = ridge(rows, x, all, gap, 10);
-        String emoji = "\uD83D\uDE00\uD83D\uDE80\u2728".repeat(34);
-        Map<String, java.util.function.UnaryOperator<String>> paddings = new LinkedHashMap<>();
-        paddings.put("100 emoji before", p -> emoji + p);
-        paddings.put("whitespace and newlines around", p -> "\n\n   \t" + p.replace(" ", "   ") + "\n\n\n    ");
-        paddings.put("polite boilerplate before", p -> "Hello! I hope you are having a great day. I have a question "
-                + "for you and I would really appreciate your help with it. Thank you so much in advance!\n\n" + p);
         List<Integer> sample = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {
             if (rows.get(i).dataset().equals("arena")) {
@@ -223,21 +217,18 @@ public final class EmbeddingTrial {
         StringBuilder out = new StringBuilder("## Padding (the arena questions; ridge λ=10 on every row)\n\n"
                 + "Shift in percentiles of the unpadded scores: median / p95 / max.\n\n"
                 + "| padding | median | p95 | max |\n|---|---|---|---|\n");
-        for (Map.Entry<String, java.util.function.UnaryOperator<String>> pad : paddings.entrySet()) {
+        for (Map.Entry<String, java.util.function.UnaryOperator<String>> pad
+                : ComplexityExperiment.PADDINGS.entrySet()) {
             double[] shifts = new double[sample.size()];
             for (int k = 0; k < sample.size(); k++) {
                 float[] v = model.embed(pad.getValue().apply(rows.get(sample.get(k)).prompt())).content().vector();
-                shifts[k] = Math.abs(rank(sorted, predict(w, v)) - rank(sorted, base[k]));
+                shifts[k] = Math.abs(ComplexityExperiment.percentile(sorted, predict(w, v))
+                        - ComplexityExperiment.percentile(sorted, base[k]));
             }
             Arrays.sort(shifts);
             out.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %.1f |%n", pad.getKey(),
                     shifts[shifts.length / 2], shifts[(int) (shifts.length * 0.95)], shifts[shifts.length - 1]));
         }
         return out.toString();
-    }
-
-    private static double rank(double[] sorted, double value) {
-        int at = Arrays.binarySearch(sorted, value);
-        return 100.0 * (at >= 0 ? at : -at - 1) / sorted.length;
     }
 }

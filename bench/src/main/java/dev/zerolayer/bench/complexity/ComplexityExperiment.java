@@ -18,6 +18,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.ToDoubleFunction;
+import java.util.function.UnaryOperator;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -43,11 +44,24 @@ public final class ComplexityExperiment {
     static final String STRONG_GRADED = "gpt-4-1106-preview";
     static final String WEAK_GRADED = "mistralai/Mixtral-8x7B-Instruct-v0.1";
 
+    /** The paddings whose effect on a score is measured: text that should not change how hard a prompt is. */
+    static final Map<String, UnaryOperator<String>> PADDINGS = paddings();
+
     /** One labelled prompt: answer quality of both models in [0,1] and the mean quality over every graded model. */
     record Row(String dataset, String prompt, double weak, double strong, double meanQuality) {
     }
 
     private ComplexityExperiment() {
+    }
+
+    private static Map<String, UnaryOperator<String>> paddings() {
+        String emoji = "\uD83D\uDE00\uD83D\uDE80\u2728".repeat(34);
+        Map<String, UnaryOperator<String>> paddings = new LinkedHashMap<>();
+        paddings.put("100 emoji before", p -> emoji + p);
+        paddings.put("whitespace and newlines around", p -> "\n\n   \t" + p.replace(" ", "   ") + "\n\n\n    ");
+        paddings.put("polite boilerplate before", p -> "Hello! I hope you are having a great day. I have a question "
+                + "for you and I would really appreciate your help with it. Thank you so much in advance!\n\n" + p);
+        return java.util.Collections.unmodifiableMap(paddings);
     }
 
     public static void main(String[] args) throws IOException {
@@ -102,7 +116,7 @@ public final class ComplexityExperiment {
             int[] members = members(rows, dataset);
             double[] weak = pick(each(rows, Row::weak), members);
             double[] strong = pick(each(rows, Row::strong), members);
-            RoutingMetrics.Result random = randomRouter(weak, strong);
+            RoutingMetrics.Result random = RoutingMetrics.random(weak, strong, 200, SEED);
             report.append(row("random (mean of 200 orders)", dataset, random, null));
             for (Map.Entry<String, double[]> signal : scores.entrySet()) {
                 double[] s = pick(signal.getValue(), members);
@@ -122,29 +136,6 @@ public final class ComplexityExperiment {
         return String.format(Locale.ROOT, "| %s | %s | %d | %d | %.3f | %.3f | %s | %.3f | %.3f |%n", signal, dataset,
                 r.size(), r.needsStrong(), r.auc(), r.apgr(),
                 ci == null ? "" : String.format(Locale.ROOT, "%.3f–%.3f", ci.low(), ci.high()), r.cpt50(), r.cpt80());
-    }
-
-    static RoutingMetrics.Result randomRouter(double[] weak, double[] strong) {
-        Random random = new Random(SEED);
-        double apgr = 0;
-        double auc = 0;
-        double cpt50 = 0;
-        double cpt80 = 0;
-        RoutingMetrics.Result last = null;
-        int rounds = 200;
-        for (int r = 0; r < rounds; r++) {
-            double[] s = new double[weak.length];
-            for (int i = 0; i < s.length; i++) {
-                s[i] = random.nextDouble();
-            }
-            last = RoutingMetrics.evaluate(s, weak, strong);
-            apgr += last.apgr() / rounds;
-            auc += last.auc() / rounds;
-            cpt50 += last.cpt50() / rounds;
-            cpt80 += last.cpt80() / rounds;
-        }
-        return new RoutingMetrics.Result(last.size(), last.needsStrong(), last.weakAccuracy(), last.strongAccuracy(),
-                auc, apgr, cpt50, cpt80);
     }
 
     /** Out-of-fold predictions of a ridge regression on the n-grams, every dataset weighing the same in the fit. */
@@ -241,12 +232,6 @@ public final class ComplexityExperiment {
                 sample.add(row.prompt());
             }
         }
-        String emoji = "\uD83D\uDE00\uD83D\uDE80\u2728".repeat(34);
-        Map<String, java.util.function.UnaryOperator<String>> paddings = new LinkedHashMap<>();
-        paddings.put("100 emoji before", p -> emoji + p);
-        paddings.put("whitespace and newlines around", p -> "\n\n   \t" + p.replace(" ", "   ") + "\n\n\n    ");
-        paddings.put("polite boilerplate before", p -> "Hello! I hope you are having a great day. I have a question "
-                + "for you and I would really appreciate your help with it. Thank you so much in advance!\n\n" + p);
         StringBuilder out = new StringBuilder("## Padding (").append(sample.size())
                 .append(" prompts: every arena question and 1 in 40 of the others)\n\n")
                 .append("Shift of the score in percentiles of the unpadded scores: median / 95th percentile / max.\n\n")
@@ -262,7 +247,7 @@ public final class ComplexityExperiment {
             double[] base = sample.stream().mapToDouble(scorer.getValue()).toArray();
             double[] sorted = base.clone();
             Arrays.sort(sorted);
-            for (Map.Entry<String, java.util.function.UnaryOperator<String>> padding : paddings.entrySet()) {
+            for (Map.Entry<String, UnaryOperator<String>> padding : PADDINGS.entrySet()) {
                 double[] shifts = new double[sample.size()];
                 for (int i = 0; i < sample.size(); i++) {
                     double padded = scorer.getValue().applyAsDouble(padding.getValue().apply(sample.get(i)));
@@ -277,7 +262,8 @@ public final class ComplexityExperiment {
         return out.toString();
     }
 
-    private static double percentile(double[] sorted, double value) {
+    /** Where {@code value} falls among {@code sorted}, in percent. */
+    static double percentile(double[] sorted, double value) {
         int below = Arrays.binarySearch(sorted, value);
         int position = below >= 0 ? below : -below - 1;
         return 100.0 * position / sorted.length;

@@ -90,7 +90,12 @@ public final class RoutingMetrics {
 
     /** Mean of the metrics over {@code rounds} random orders (seeded): the random router. */
     public static Result random(boolean[] weakCorrect, boolean[] strongCorrect, int rounds, long seed) {
-        int n = weakCorrect.length;
+        return random(quality(weakCorrect), quality(strongCorrect), rounds, seed);
+    }
+
+    /** {@link #random(boolean[], boolean[], int, long)} for graded answers. */
+    public static Result random(double[] weakQuality, double[] strongQuality, int rounds, long seed) {
+        int n = weakQuality.length;
         Random random = new Random(seed);
         double auc = 0;
         double apgr = 0;
@@ -102,7 +107,7 @@ public final class RoutingMetrics {
             for (int i = 0; i < n; i++) {
                 scores[i] = random.nextDouble();
             }
-            last = evaluate(scores, weakCorrect, strongCorrect);
+            last = evaluate(scores, weakQuality, strongQuality);
             auc += last.auc() / rounds;
             apgr += last.apgr() / rounds;
             cpt50 += last.cpt50() / rounds;
