@@ -10,6 +10,7 @@ import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.contracts.complexity.ComplexityModel;
 import dev.zerolayer.routing.complexity.ComplexityModels;
 import dev.zerolayer.routing.complexity.ComplexityScorer;
+import dev.zerolayer.routing.complexity.HashedNgrams;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -295,11 +296,27 @@ class ComplexityServiceIT {
                 assertThat(nextUpload.statusCode()).as(nextUpload.body()).isEqualTo(200);
                 assertThat(nextUpload.body()).contains("\"previousVersion\":\"" + uploaded + "\"");
                 assertThat(latestModel(kafka).modelVersion()).isEqualTo(next);
+
+                // The learned model (an encoder part of 2^18 buckets, ~350 kB) travels the topic and scores
+                ComplexityModel learned = ComplexityModels.learned();
+                HttpResponse<String> learnedUpload = again.send("PUT", "/v1/complexity/model",
+                        EventCodec.encode(learned), "Bearer " + ADMIN_TOKEN);
+                assertThat(learnedUpload.statusCode()).as(learnedUpload.body()).isEqualTo(200);
+                assertThat(latestModel(kafka).ngrams()).isEqualTo(learned.ngrams());
+                JsonNode learnedScores = EventCodec.mapper().readTree(again.send("POST", "/v1/complexity/score",
+                        json("""
+                        {"items":[{"id":1,"messages":[{"role":"user","content":"Which of these is a prime number? A. 21 B. 27 C. 29 D. 33"}]}]}"""),
+                        null).body());
+                assertThat(learnedScores.get("modelVersion").stringValue()).isEqualTo(learned.modelVersion());
+                assertThat(learnedScores.get("encoder").stringValue()).isEqualTo(HashedNgrams.ENCODER);
+                assertThat(learnedScores.get("items").get(0).get("drivers").toString())
+                        .contains(ComplexityScorer.NGRAMS_DRIVER);
             }
             // The compacted topic holds one model under its one key, the last one uploaded
             Map<String, JsonNode> after = latestContent(kafka, Topics.COMPLEXITY_MODEL);
             assertThat(after.keySet()).containsExactly(ComplexityModel.KEY);
-            assertThat(after.get(ComplexityModel.KEY).get("modelVersion").asString()).isEqualTo(next);
+            assertThat(after.get(ComplexityModel.KEY).get("modelVersion").asString())
+                    .isEqualTo(ComplexityModels.learned().modelVersion());
         }
     }
 

@@ -1,6 +1,8 @@
 package dev.zerolayer.bench.complexity;
 
 import dev.zerolayer.contracts.codec.EventCodec;
+import dev.zerolayer.contracts.complexity.ComplexityModel;
+import dev.zerolayer.routing.complexity.ComplexityModels;
 import dev.zerolayer.routing.complexity.ComplexityScorer;
 import dev.zerolayer.routing.complexity.Conversation;
 import dev.zerolayer.routing.complexity.HashedNgrams;
@@ -25,15 +27,18 @@ import tools.jackson.databind.JsonNode;
  * Which complexity signal separates "the strong model's answer is better" on all the labelled sets (GSM8K 1,319 and
  * MMLU 14,042 with correctness; arena-bench-v1's 292 questions with GPT-4 grades of both models): 5-fold
  * cross-validated (seeded, per dataset), per-dataset APGR with 95 % bootstrap intervals, for random, prompt length,
- * today's lexical model and hashed n-gram regressions on two targets (the graded gap, and the question's difficulty
- * over every graded model), and how far padding moves each learned score; deterministic.
+ * today's lexical model, hashed n-gram regressions on two targets (the graded gap, and the question's difficulty over
+ * every graded model) and the learned model's stacked form, and how far padding moves each learned score;
+ * deterministic.
  *
  * <pre>
  * ./mvnw -B -o -q install -pl contracts,routing-core -DskipTests
  * ./mvnw -B -o -q -pl bench compile exec:java -Dexec.mainClass=dev.zerolayer.bench.complexity.ComplexityExperiment
  * </pre>
  * Options: {@code --data DIR} (default {@code ../shared/data/prompts}), {@code --bits B} (hash buckets 2^B, 18),
- * {@code --l2 L}, {@code --epochs E}, {@code --unscaled} (n-grams summed, not scaled to unit length). Writes {@code bench/target/complexity-experiment.md} (run from the project root).
+ * {@code --l2 L}, {@code --epochs E}, {@code --unscaled} (n-grams summed, not scaled to unit length), {@code --augment
+ * N} (N padded training copies per prompt), {@code --write-model FILE} (the stacked learned model as a complexity model
+ * event). Writes {@code bench/target/complexity-experiment.md} (run from the project root).
  */
 public final class ComplexityExperiment {
 
@@ -46,6 +51,42 @@ public final class ComplexityExperiment {
 
     /** The paddings whose effect on a score is measured: text that should not change how hard a prompt is. */
     static final Map<String, UnaryOperator<String>> PADDINGS = paddings();
+
+    /**
+     * Content-free sentences added to training copies of the prompts ({@code --augment}), so that such text learns no
+     * weight; none of them is in the measured {@link #PADDINGS}, so the padding check stays held out.
+     */
+    static final List<String> GREETINGS = List.of("Hi!", "Hey,", "Good morning.", "Good afternoon!", "Greetings.",
+            "Dear assistant,", "Hi, hope you're doing well.", "Hope all is well!", "Howdy.", "Good evening.");
+    static final List<String> CONTEXTS = List.of("I'm studying for an exam.", "A colleague asked me this and I am "
+            + "not sure.", "This came up at work today.", "I've been stuck on this for a while.", "My teacher gave us "
+            + "this one.", "I'm preparing for an interview.", "Just curious about this.", "I have a small favour to "
+            + "ask.", "I need this for a project.", "This is for my homework.", "You are a helpful assistant.");
+    static final List<String> REQUESTS = List.of("Could you help me out with the following?", "Please read carefully "
+            + "before responding.", "Here is my question:", "Can you take a look?", "I'd be grateful for a clear "
+            + "answer.", "Please answer the following.", "Would you mind helping me?", "Please walk me through it.",
+            "Any help is welcome.", "Quick one for you:");
+    static final List<String> CLOSERS = List.of("Thanks!", "Thank you very much.", "Cheers.", "Much appreciated!",
+            "Please be concise.", "Looking forward to your reply.", "Have a nice day!", "Let me know if anything is "
+            + "unclear.", "Thanks in advance :)", "I appreciate it.", "Take care.", "Be brief please.", "That's all, "
+            + "thanks.", "Kind regards.", "Thanks a ton!", "Best wishes.");
+
+    /** A training copy of {@code prompt} with a random greeting, context and request before it, closer after it. */
+    static String augmented(String prompt, Random random) {
+        StringBuilder before = new StringBuilder();
+        StringBuilder after = new StringBuilder();
+        while (before.isEmpty() && after.isEmpty()) {
+            for (List<String> part : List.of(GREETINGS, CONTEXTS, REQUESTS)) {
+                if (random.nextBoolean()) {
+                    before.append(part.get(random.nextInt(part.size()))).append(' ');
+                }
+            }
+            if (random.nextBoolean()) {
+                after.append(random.nextBoolean() ? "\n\n" : " ").append(CLOSERS.get(random.nextInt(CLOSERS.size())));
+            }
+        }
+        return before + (before.isEmpty() ? "" : random.nextBoolean() ? "\n\n" : "") + prompt + after;
+    }
 
     /** One labelled prompt: answer quality of both models in [0,1] and the mean quality over every graded model. */
     record Row(String dataset, String prompt, double weak, double strong, double meanQuality) {
@@ -61,6 +102,8 @@ public final class ComplexityExperiment {
         paddings.put("whitespace and newlines around", p -> "\n\n   \t" + p.replace(" ", "   ") + "\n\n\n    ");
         paddings.put("polite boilerplate before", p -> "Hello! I hope you are having a great day. I have a question "
                 + "for you and I would really appreciate your help with it. Thank you so much in advance!\n\n" + p);
+        paddings.put("polite closing after", p -> p + "\n\nMany thanks for your time, and have a wonderful rest of "
+                + "your week!");
         return java.util.Collections.unmodifiableMap(paddings);
     }
 
@@ -69,6 +112,8 @@ public final class ComplexityExperiment {
         int bits = 18;
         double l2 = 1e-4;
         int epochs = 12;
+        int augment = 0;
+        Path writeModel = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--data" -> data = Path.of(args[++i]);
@@ -76,6 +121,8 @@ public final class ComplexityExperiment {
                 case "--l2" -> l2 = Double.parseDouble(args[++i]);
                 case "--epochs" -> epochs = Integer.parseInt(args[++i]);
                 case "--unscaled" -> unscaled = true;
+                case "--augment" -> augment = Integer.parseInt(args[++i]);
+                case "--write-model" -> writeModel = Path.of(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -89,6 +136,7 @@ public final class ComplexityExperiment {
         int[] fold = folds(rows);
         HashedNgrams ngrams = new HashedNgrams(bits);
         List<HashedNgrams.Sparse> features = rows.stream().map(r -> ngrams.features(r.prompt())).toList();
+        Training training = Training.of(rows, features, ngrams, augment);
 
         Map<String, double[]> scores = new LinkedHashMap<>();
         TokenCounter counter = TokenCounter.defaultCounter();
@@ -99,17 +147,20 @@ public final class ComplexityExperiment {
         double[] gap = each(rows, r -> r.strong() - r.weak());
         double[] difficulty = each(rows, r -> 1 - r.meanQuality());
         long start = System.nanoTime();
-        scores.put("n-grams → graded gap", crossValidated(rows, features, fold, gap, ngrams.dimension(), l2, epochs));
-        scores.put("n-grams → difficulty", crossValidated(rows, features, fold, difficulty, ngrams.dimension(), l2,
+        scores.put("n-grams → graded gap", crossValidated(rows, training, fold, gap, ngrams.dimension(), l2, epochs));
+        scores.put("n-grams → difficulty", crossValidated(rows, training, fold, difficulty, ngrams.dimension(), l2,
                 epochs));
         double fitSeconds = (System.nanoTime() - start) / 1e9;
+        double[] lexicalLogits = each(rows, r -> lexicalLogit(lexical, Conversation.ofUser(r.prompt())));
+        Learned learned = Learned.stack(rows, scores.get("n-grams → graded gap"), lexicalLogits, gap, fold);
+        scores.put("n-grams and lexical logit, stacked (the learned model's form)", learned.outOfFold());
 
         StringBuilder report = new StringBuilder();
         report.append("# Complexity signals on the labelled sets (issue #30)\n\n");
         report.append(String.format(Locale.ROOT, "%d rows; %d-fold cross-validation per dataset (seed %d); hashed "
-                + "n-grams 2^%d buckets, L2 %.0e, %d epochs (%.1f s for both targets' folds); APGR with 95 %% "
-                + "bootstrap interval (%d resamples).%n%n", rows.size(), FOLDS, SEED, bits, l2, epochs, fitSeconds,
-                BOOTSTRAP));
+                + "n-grams 2^%d buckets%s, L2 %.0e, %d epochs, %d padded training copies per prompt (%.1f s for both "
+                + "targets' folds); APGR with 95 %% bootstrap interval (%d resamples).%n%n", rows.size(), FOLDS, SEED,
+                bits, unscaled ? " summed" : " unit length", l2, epochs, augment, fitSeconds, BOOTSTRAP));
         report.append("| signal | dataset | rows | strong better | AUC | APGR | 95 % interval | CPT50 | CPT80 |\n");
         report.append("|---|---|---|---|---|---|---|---|---|\n");
         for (String dataset : List.of("gsm8k", "mmlu", "gsm8k+mmlu", "arena")) {
@@ -125,11 +176,98 @@ public final class ComplexityExperiment {
                 report.append(row(signal.getKey(), dataset, result, interval[1]));
             }
         }
-        report.append("\n").append(robustness(rows, features, gap, difficulty, ngrams, l2, epochs));
+        double[] full = fit(rows, training, training.outside(fold, -1), gap, ngrams.dimension(), l2, epochs);
+        ComplexityModel model = learned.model(full, bits, lexical.model(), String.format(Locale.ROOT,
+                "cx-ngrams-1.b%d-a%d-l%s", bits, augment, Double.toString(l2).replace("E", "e")));
+        ComplexityScorer served = ComplexityScorer.withModel(ComplexityModels.fromJson(EventCodec.encode(model)));
+        report.append("\n").append(robustness(rows, training, gap, difficulty, ngrams, l2, epochs,
+                Map.of("learned model " + model.modelVersion() + " (as served, int8 buckets)",
+                        p -> served.scoreValue(Conversation.ofUser(p)))));
+        if (writeModel != null) {
+            Files.write(writeModel, EventCodec.encode(model));
+            double[] servedScores = each(rows, r -> served.scoreValue(Conversation.ofUser(r.prompt())));
+            report.append(String.format(Locale.ROOT, "%nWrote %s (%d bytes): %s, stacked as σ(%.3f + %.3f × n-gram "
+                    + "regression + %.3f × lexical logit); scores on every row (in-sample): p10 %.3f, p50 %.3f, "
+                    + "p90 %.3f.%n", writeModel, Files.size(writeModel), model.modelVersion(), learned.intercept(),
+                    learned.ngramWeight(), learned.lexicalWeight(), quantile(servedScores, 0.1),
+                    quantile(servedScores, 0.5), quantile(servedScores, 0.9)));
+        }
         Path out = Path.of(Files.isDirectory(Path.of("bench")) ? "bench/target" : "target", "complexity-experiment.md");
         Files.createDirectories(out.getParent());
         Files.writeString(out, report, StandardCharsets.UTF_8);
         System.out.println(report);
+    }
+
+    /**
+     * The learned model's form: σ(intercept + ngramWeight × n-gram regression + lexicalWeight × lexical logit), the
+     * three fitted by logistic regression of "the strong answer is better" on the out-of-fold regressions; {@code
+     * outOfFold} are the scores when the stacking too is fitted without each fold.
+     */
+    record Learned(double intercept, double ngramWeight, double lexicalWeight, double[] outOfFold) {
+
+        static Learned stack(List<Row> rows, double[] regression, double[] lexicalLogit, double[] gap, int[] fold) {
+            double[] outOfFold = new double[rows.size()];
+            for (int f = 0; f < FOLDS; f++) {
+                LogisticFit.Fitted fitted = stackFit(regression, lexicalLogit, gap, fold, f);
+                for (int i = 0; i < rows.size(); i++) {
+                    if (fold[i] == f) {
+                        outOfFold[i] = LogisticFit.predict(fitted.intercept(), fitted.weights(),
+                                new double[] {regression[i], lexicalLogit[i]});
+                    }
+                }
+            }
+            LogisticFit.Fitted all = stackFit(regression, lexicalLogit, gap, fold, -1);
+            return new Learned(all.intercept(), all.weights()[0], all.weights()[1], outOfFold);
+        }
+
+        private static LogisticFit.Fitted stackFit(double[] regression, double[] lexicalLogit, double[] gap,
+                int[] fold, int without) {
+            List<double[]> x = new ArrayList<>();
+            List<Boolean> y = new ArrayList<>();
+            for (int i = 0; i < regression.length; i++) {
+                if (fold[i] != without) {
+                    x.add(new double[] {regression[i], lexicalLogit[i]});
+                    y.add(gap[i] > 0);
+                }
+            }
+            boolean[] labels = new boolean[y.size()];
+            for (int i = 0; i < labels.length; i++) {
+                labels[i] = y.get(i);
+            }
+            return LogisticFit.pointwise(x.toArray(double[][]::new), labels, 0, 3_000, 0.5);
+        }
+
+        /** The served model: the lexical weights and the n-gram buckets scaled by the stacking, one intercept. */
+        ComplexityModel model(double[] ngramFit, int bits, ComplexityModel lexical, String version) {
+            int dimension = ngramFit.length - 1;
+            double[] buckets = new double[dimension];
+            for (int k = 0; k < dimension; k++) {
+                buckets[k] = ngramWeight * ngramFit[k];
+            }
+            Map<String, Double> weights = new LinkedHashMap<>();
+            lexical.weights().forEach((feature, weight) -> weights.put(feature, lexicalWeight * weight));
+            double combined = intercept + ngramWeight * ngramFit[dimension] + lexicalWeight * lexical.intercept();
+            return new ComplexityModel(version, java.time.Instant.parse("2026-12-02T00:00:00Z"), 1, version,
+                    lexical.tokenizerEncoding(), combined, weights,
+                    ComplexityModel.Ngrams.quantised(HashedNgrams.ENCODER, bits, buckets));
+        }
+    }
+
+    /** The lexical model's logit (before the sigmoid and the vague rule). */
+    static double lexicalLogit(ComplexityScorer lexical, Conversation conversation) {
+        double[] features = ComplexityScorer.features(conversation);
+        List<String> ids = ComplexityScorer.featureIds();
+        double logit = lexical.model().intercept();
+        for (int k = 0; k < ids.size(); k++) {
+            logit += features[k] * lexical.model().weights().getOrDefault(ids.get(k), 0.0);
+        }
+        return logit;
+    }
+
+    static double quantile(double[] values, double q) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted[(int) Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
     }
 
     static String row(String signal, String dataset, RoutingMetrics.Result r, RoutingMetrics.Interval ci) {
@@ -138,21 +276,49 @@ public final class ComplexityExperiment {
                 ci == null ? "" : String.format(Locale.ROOT, "%.3f–%.3f", ci.low(), ci.high()), r.cpt50(), r.cpt80());
     }
 
+    /**
+     * The training samples: every row's n-grams (sample {@code i} is row {@code i}), then {@code augment} padded copies
+     * of each row; {@code source[j]} is the row of sample {@code j}.
+     */
+    record Training(List<HashedNgrams.Sparse> x, int[] source) {
+
+        static Training of(List<Row> rows, List<HashedNgrams.Sparse> features, HashedNgrams ngrams, int augment) {
+            List<HashedNgrams.Sparse> x = new ArrayList<>(features);
+            int[] source = new int[rows.size() * (1 + augment)];
+            Random random = new Random(SEED + 1);
+            for (int i = 0; i < rows.size(); i++) {
+                source[i] = i;
+            }
+            for (int copy = 1; copy <= augment; copy++) {
+                for (int i = 0; i < rows.size(); i++) {
+                    source[x.size()] = i;
+                    x.add(ngrams.features(augmented(rows.get(i).prompt(), random)));
+                }
+            }
+            return new Training(List.copyOf(x), source);
+        }
+
+        /** The samples whose row is in a fold other than {@code fold} (all samples when {@code fold} is -1). */
+        List<Integer> outside(int[] folds, int fold) {
+            List<Integer> train = new ArrayList<>();
+            for (int j = 0; j < source.length; j++) {
+                if (fold < 0 || folds[source[j]] != fold) {
+                    train.add(j);
+                }
+            }
+            return train;
+        }
+    }
+
     /** Out-of-fold predictions of a ridge regression on the n-grams, every dataset weighing the same in the fit. */
-    static double[] crossValidated(List<Row> rows, List<HashedNgrams.Sparse> x, int[] fold, double[] target,
+    static double[] crossValidated(List<Row> rows, Training training, int[] fold, double[] target,
             int dimension, double l2, int epochs) {
         double[] out = new double[rows.size()];
         for (int f = 0; f < FOLDS; f++) {
-            List<Integer> train = new ArrayList<>();
-            for (int i = 0; i < rows.size(); i++) {
-                if (fold[i] != f) {
-                    train.add(i);
-                }
-            }
-            double[] w = fit(rows, x, train, target, dimension, l2, epochs);
+            double[] w = fit(rows, training, training.outside(fold, f), target, dimension, l2, epochs);
             for (int i = 0; i < rows.size(); i++) {
                 if (fold[i] == f) {
-                    out[i] = w[dimension] + value(x.get(i), w);
+                    out[i] = w[dimension] + value(training.x().get(i), w);
                 }
             }
         }
@@ -175,15 +341,17 @@ public final class ComplexityExperiment {
     }
 
     /** Weights (the last one the intercept) of a ridge regression fitted by SGD over {@code train}. */
-    static double[] fit(List<Row> rows, List<HashedNgrams.Sparse> x, List<Integer> train, double[] target,
+    static double[] fit(List<Row> rows, Training training, List<Integer> train, double[] target,
             int dimension, double l2, int epochs) {
+        List<HashedNgrams.Sparse> x = training.x();
+        int[] source = training.source();
         Map<String, Integer> perDataset = new LinkedHashMap<>();
         for (int i : train) {
-            perDataset.merge(rows.get(i).dataset(), 1, Integer::sum);
+            perDataset.merge(rows.get(source[i]).dataset(), 1, Integer::sum);
         }
         double mean = 0;
         for (int i : train) {
-            mean += target[i] / train.size();
+            mean += target[source[i]] / train.size();
         }
         double[] w = new double[dimension + 1];
         List<Integer> order = new ArrayList<>(train);
@@ -196,8 +364,8 @@ public final class ComplexityExperiment {
                 HashedNgrams.Sparse sample = x.get(i);
                 // each dataset as a whole weighs the same, whatever its size (capped for the smallest)
                 double weight = Math.min(5, (double) train.size()
-                        / (perDataset.size() * perDataset.get(rows.get(i).dataset())));
-                double error = w[dimension] + mean + value(sample, w) - target[i];
+                        / (perDataset.size() * perDataset.get(rows.get(source[i]).dataset())));
+                double error = w[dimension] + mean + value(sample, w) - target[source[i]];
                 double step = learningRate * weight * error;
                 for (int index : sample.indices()) {
                     w[index] -= step * update(sample) + learningRate * l2 * w[index];
@@ -215,16 +383,13 @@ public final class ComplexityExperiment {
     }
 
     /** How far padding moves each learned score, in percentiles of the scores of the unpadded prompts. */
-    private static String robustness(List<Row> rows, List<HashedNgrams.Sparse> x, double[] gap, double[] difficulty,
-            HashedNgrams ngrams, double l2, int epochs) {
-        List<Integer> all = new ArrayList<>();
-        for (int i = 0; i < rows.size(); i++) {
-            all.add(i);
-        }
+    private static String robustness(List<Row> rows, Training training, double[] gap, double[] difficulty,
+            HashedNgrams ngrams, double l2, int epochs, Map<String, ToDoubleFunction<String>> extra) {
+        List<Integer> all = training.outside(new int[rows.size()], -1);
         int dimension = ngrams.dimension();
         Map<String, double[]> models = new LinkedHashMap<>();
-        models.put("n-grams → graded gap", fit(rows, x, all, gap, dimension, l2, epochs));
-        models.put("n-grams → difficulty", fit(rows, x, all, difficulty, dimension, l2, epochs));
+        models.put("n-grams → graded gap", fit(rows, training, all, gap, dimension, l2, epochs));
+        models.put("n-grams → difficulty", fit(rows, training, all, difficulty, dimension, l2, epochs));
         Random random = new Random(SEED);
         List<String> sample = new ArrayList<>();
         for (Row row : rows) {
@@ -243,6 +408,7 @@ public final class ComplexityExperiment {
             double[] w = model.getValue();
             scorers.put(model.getKey(), p -> w[dimension] + value(ngrams.features(p), w));
         }
+        scorers.putAll(extra);
         for (Map.Entry<String, ToDoubleFunction<String>> scorer : scorers.entrySet()) {
             double[] base = sample.stream().mapToDouble(scorer.getValue()).toArray();
             double[] sorted = base.clone();

@@ -1,5 +1,6 @@
 package dev.zerolayer.bench.complexity;
 
+import dev.zerolayer.routing.complexity.ComplexityModels;
 import dev.zerolayer.routing.complexity.ComplexityScore;
 import dev.zerolayer.routing.complexity.ComplexityScorer;
 import dev.zerolayer.routing.complexity.Conversation;
@@ -15,6 +16,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -22,7 +24,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Time to score a ~2,000-token conversation (system prompt, five turns of English, Chinese, code and maths) with the
- * built-in model — tokenization excluded — next to the time to count its tokens with cl100k_base, and the scorer's
+ * built-in model and with the learned one (its n-grams read the newest user turn) — tokenization excluded — next to the time to count its tokens with cl100k_base, and the scorer's
  * time on a ~200k-token prompt (bounded by its reading windows).
  *
  * <p>Build and run (from the project root):
@@ -39,6 +41,10 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class ScorerBenchmark {
 
+    /** {@code builtin}: the default lexical model; {@code learned}: lexical features and hashed n-grams. */
+    @Param({"builtin", "learned"})
+    public String model;
+
     private ComplexityScorer scorer;
     private TokenCounter tokens;
     private Conversation conversation;
@@ -46,7 +52,8 @@ public class ScorerBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        scorer = ComplexityScorer.defaultScorer();
+        scorer = model.equals("learned") ? ComplexityScorer.withModel(ComplexityModels.learned())
+                : ComplexityScorer.defaultScorer();
         tokens = TokenCounter.defaultCounter();
         conversation = conversation();
         int count = tokens.count(conversation);

@@ -117,9 +117,7 @@ public class ModelOwner implements SmartLifecycle, HealthIndicator {
         ComplexityModel builtIn = ComplexityModels.builtIn();
         Backoff backoff = new Backoff();
         while (running) {
-            ComplexityModel stamped = new ComplexityModel(EventChecks.newEventId(), clock.instant(),
-                    ComplexityModel.SCHEMA_VERSION, builtIn.modelVersion(), builtIn.tokenizerEncoding(),
-                    builtIn.intercept(), builtIn.weights());
+            ComplexityModel stamped = builtIn.restamped(EventChecks.newEventId(), clock.instant());
             ModelPublisher.Outcome outcome = publisher.publish(stamped, publishTimeout);
             if (outcome == ModelPublisher.Outcome.CONFIRMED) {
                 publishedBuiltIn = true;

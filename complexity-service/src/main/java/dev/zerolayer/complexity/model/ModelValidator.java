@@ -4,6 +4,8 @@ import com.knuddels.jtokkit.api.EncodingType;
 import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.contracts.complexity.ComplexityModel;
 import dev.zerolayer.contracts.event.EventChecks;
+import dev.zerolayer.contracts.event.InvalidEventException;
+import dev.zerolayer.routing.complexity.ComplexityModels;
 import dev.zerolayer.routing.complexity.ComplexityScorer;
 import dev.zerolayer.routing.complexity.Feature;
 import dev.zerolayer.routing.tokens.TokenCounter;
@@ -27,14 +29,14 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * An uploaded complexity model is accepted only when it is the contract's JSON shape with a new, well-formed version, a
- * known tokenizer, exactly the scorer's features as weights, every number finite and within range (and on its
+ * known tokenizer, exactly the scorer's features as weights, an encoder part (if any) of an encoder the services have, every number finite and within range (and on its
  * feature's designed side), and it ranks the built-in sanity set better than random by the configured margin.
  */
 public final class ModelValidator {
 
     /** Fields an upload may carry: the contract's fields (the envelope is replaced at publication). */
     static final Set<String> FIELDS = Set.of("eventId", "occurredAt", "schemaVersion", "modelVersion",
-            "tokenizerEncoding", "intercept", "weights");
+            "tokenizerEncoding", "intercept", "weights", "ngrams");
     static final int MAX_VERSION_LENGTH = 100;
     private static final Pattern VERSION = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:+-]*");
     // Non-numeric numbers (NaN, Infinity) are read so that they are refused with the field named, not as bad JSON.
@@ -93,7 +95,12 @@ public final class ModelValidator {
         double intercept = number(root.get("intercept"), "intercept", limits.maxAbsIntercept());
         Map<String, Double> weights = weights(root.get("weights"));
         ComplexityModel model = new ComplexityModel(EventChecks.newEventId(), now, ComplexityModel.SCHEMA_VERSION,
-                version, encoding, intercept, weights);
+                version, encoding, intercept, weights, ngrams(root.get("ngrams")));
+        try {
+            ComplexityModels.check(model);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidModelException("ngrams.encoder: " + e.getMessage());
+        }
         double auc = sanitySet.auc(ComplexityScorer.withModel(model));
         if (!(auc >= limits.minSanityAuc())) {
             throw new InvalidModelException(String.format(Locale.ROOT, "weights: the model ranks the built-in sanity "
@@ -143,6 +150,33 @@ public final class ModelValidator {
                     + "model needs a new version");
         }
         return version;
+    }
+
+    /** The optional encoder part: absent or null is a model of named features only. */
+    private static ComplexityModel.Ngrams ngrams(JsonNode node) {
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (!node.isObject()) {
+            throw new InvalidModelException("ngrams: must be an object with encoder, bits, scale and weights");
+        }
+        for (String field : List.of("encoder", "bits", "scale", "weights")) {
+            if (!node.hasNonNull(field)) {
+                throw new InvalidModelException("ngrams." + field + ": required");
+            }
+        }
+        if (!node.get("encoder").isString() || !node.get("weights").isString()) {
+            throw new InvalidModelException("ngrams: encoder and weights must be strings (weights: base64)");
+        }
+        if (!node.get("bits").isIntegralNumber() || !node.get("scale").isNumber()) {
+            throw new InvalidModelException("ngrams: bits must be an integer and scale a number");
+        }
+        try {
+            return new ComplexityModel.Ngrams(node.get("encoder").stringValue(), node.get("bits").asInt(),
+                    node.get("scale").asDouble(), node.get("weights").stringValue());
+        } catch (InvalidEventException e) {
+            throw new InvalidModelException(e.getMessage());
+        }
     }
 
     private static String encoding(JsonNode node) {

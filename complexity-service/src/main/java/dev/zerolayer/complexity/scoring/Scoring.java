@@ -17,8 +17,8 @@ import tools.jackson.databind.JsonNode;
  */
 public class Scoring {
 
-    /** A scored batch: the model version used and one result per item, in order. */
-    public record Batch(String modelVersion, String tokenizerEncoding, List<Scored> items) {
+    /** A scored batch: the model version used, its encoder (null: none) and one result per item, in order. */
+    public record Batch(String modelVersion, String tokenizerEncoding, String encoder, List<Scored> items) {
     }
 
     /** One item's score, token count, feature values, strongest drivers and rules applied. */
@@ -44,6 +44,7 @@ public class Scoring {
                     score.topDrivers(5), score.rules()));
         }
         scored.increment(items.size());
-        return new Batch(scorer.modelVersion(), scorer.model().tokenizerEncoding(), results);
+        return new Batch(scorer.modelVersion(), scorer.model().tokenizerEncoding(),
+                scorer.model().ngrams() == null ? null : scorer.model().ngrams().encoder(), results);
     }
 }

@@ -41,6 +41,9 @@ public class ScoreController {
                     Map<String, Object> answer = new LinkedHashMap<>();
                     answer.put("modelVersion", batch.modelVersion());
                     answer.put("tokenizerEncoding", batch.tokenizerEncoding());
+                    if (batch.encoder() != null) {
+                        answer.put("encoder", batch.encoder());
+                    }
                     answer.put("items", batch.items());
                     return answer;
                 });

@@ -129,6 +129,26 @@ class ModelValidatorTest {
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
+    @Test
+    void acceptsTheLearnedModelWithItsEncoderAndRefusesBrokenEncoderParts() {
+        ComplexityModel learned = ComplexityModels.learned();
+        ModelValidator.Accepted accepted = validator.validate(EventCodec.encode(learned), BUILT_IN.modelVersion(),
+                NOW);
+        assertThat(accepted.model().ngrams()).isEqualTo(learned.ngrams());
+        assertThat(accepted.sanityAuc()).isGreaterThan(0.6);
+
+        ObjectNode ngrams = EventCodec.mapper().createObjectNode().put("encoder", "e5-small-v2").put("bits", 4)
+                .put("scale", 0.1).put("weights", "AAAAAAAAAAAAAAAAAAAAAA==");
+        assertRejected(upload(m -> { m.put("modelVersion", "v2"); m.set("ngrams", ngrams.deepCopy()); }),
+                "ngrams.encoder:", "e5-small-v2");
+        assertRejected(upload(m -> { m.put("modelVersion", "v2"); m.set("ngrams", ngrams.deepCopy()
+                .put("encoder", "hashed-ngrams-v1").put("bits", 5)); }), "ngrams.weights", "32 bytes");
+        assertRejected(upload(m -> { m.put("modelVersion", "v2"); m.set("ngrams", ngrams.deepCopy().remove(
+                java.util.List.of("scale"))); }), "ngrams.scale:", "required");
+        assertRejected(upload(m -> { m.put("modelVersion", "v2"); m.put("ngrams", "x"); }), "ngrams:",
+                "must be an object");
+    }
+
     private void assertRejected(byte[] body, String field, String reason) {
         assertThatThrownBy(() -> validator.validate(body, BUILT_IN.modelVersion(), NOW))
                 .isInstanceOf(InvalidModelException.class)

@@ -10,25 +10,36 @@ import java.util.List;
 import java.util.TreeSet;
 
 /**
- * Loads and checks complexity models: a model is usable only when every weight names a known {@link Feature} and its
- * tokenizer encoding exists; the built-in model is the resource {@value #DEFAULT_RESOURCE}.
+ * Loads and checks complexity models: a model is usable only when every weight names a known {@link Feature}, its
+ * tokenizer encoding exists and its encoder, if any, is one this code has; the built-in model is the resource {@value #DEFAULT_RESOURCE}.
  */
 public final class ComplexityModels {
 
     public static final String DEFAULT_RESOURCE = "/complexity-model-default.json";
+    /** The learned model (lexical features and hashed n-grams, trained by {@code ComplexityExperiment}). */
+    public static final String LEARNED_RESOURCE = "/complexity-model-learned.json";
 
     private ComplexityModels() {
     }
 
     /** The built-in model shipped in routing-core. */
     public static ComplexityModel builtIn() {
-        try (InputStream in = ComplexityModels.class.getResourceAsStream(DEFAULT_RESOURCE)) {
+        return resource(DEFAULT_RESOURCE);
+    }
+
+    /** The learned model shipped in routing-core, ready to upload (not the default yet: see README, limits). */
+    public static ComplexityModel learned() {
+        return resource(LEARNED_RESOURCE);
+    }
+
+    private static ComplexityModel resource(String name) {
+        try (InputStream in = ComplexityModels.class.getResourceAsStream(name)) {
             if (in == null) {
-                throw new IllegalStateException("missing built-in complexity model " + DEFAULT_RESOURCE);
+                throw new IllegalStateException("missing built-in complexity model " + name);
             }
             return check(EventCodec.decode(in.readAllBytes(), ComplexityModel.class));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + DEFAULT_RESOURCE, e);
+            throw new UncheckedIOException("cannot read " + name, e);
         }
     }
 
@@ -51,6 +62,10 @@ public final class ComplexityModels {
         if (!unknown.isEmpty()) {
             throw new IllegalArgumentException("complexity model " + model.modelVersion() + " has unknown features "
                     + unknown + "; known: " + knownFeatureIds());
+        }
+        if (model.ngrams() != null && !HashedNgrams.ENCODER.equals(model.ngrams().encoder())) {
+            throw new IllegalArgumentException("complexity model " + model.modelVersion() + " needs the encoder '"
+                    + model.ngrams().encoder() + "'; this service has " + List.of(HashedNgrams.ENCODER));
         }
         if (EncodingType.fromName(model.tokenizerEncoding().trim()).isEmpty()) {
             throw new IllegalArgumentException("complexity model " + model.modelVersion()

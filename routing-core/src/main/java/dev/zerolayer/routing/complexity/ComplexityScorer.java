@@ -9,8 +9,9 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Scores how much model a conversation needs: σ(intercept + Σ weight × feature) over the {@link Feature}s, then the
- * {@link VagueBand} rule; immutable and thread-safe, so a new model is swapped in by building a new scorer.
+ * Scores how much model a conversation needs: σ(intercept + Σ weight × feature over the {@link Feature}s + the
+ * model's n-gram weights · the newest user turn's {@link HashedNgrams}), then the {@link VagueBand} rule; immutable and
+ * thread-safe, so a new model is swapped in by building a new scorer.
  */
 public final class ComplexityScorer {
 
@@ -21,12 +22,19 @@ public final class ComplexityScorer {
     private final ComplexityModel model;
     private final double intercept;
     private final double[] weights;
+    private final HashedNgrams ngrams;
+    private final float[] bucketWeights;
+
+    /** The name of the n-gram part among a score's drivers. */
+    public static final String NGRAMS_DRIVER = "ngrams";
 
     private ComplexityScorer(ComplexityModel model) {
         this.model = model;
         this.intercept = model.intercept();
         this.weights = new double[Feature.COUNT];
         model.weights().forEach((name, weight) -> weights[Feature.byId(name).orElseThrow().ordinal()] = weight);
+        this.ngrams = model.ngrams() == null ? null : new HashedNgrams(model.ngrams().bits());
+        this.bucketWeights = model.ngrams() == null ? null : model.ngrams().bucketWeights();
     }
 
     /** The scorer of the built-in model (loaded once). */
@@ -67,6 +75,11 @@ public final class ComplexityScorer {
                 drivers.add(new Contribution(feature.id(), value, weight));
             }
         }
+        if (ngrams != null) {
+            double part = ngramLogit(conversation);
+            logit += part;
+            drivers.add(new Contribution(NGRAMS_DRIVER, part, 1.0));
+        }
         drivers.sort(Comparator.comparingDouble((Contribution c) -> -Math.abs(c.logit())));
         double modelScore = sigmoid(logit);
         double score = modelScore;
@@ -80,16 +93,32 @@ public final class ComplexityScorer {
 
     /** The score alone, without building the explanation (the request hot path). */
     public double scoreValue(Conversation conversation) {
-        return scoreFeatures(features(conversation));
+        return scoreFeatures(features(conversation), ngrams == null ? 0 : ngramLogit(conversation));
     }
 
-    /** The score of an already computed feature vector (in {@link Feature} order). */
+    /** The score of an already computed feature vector (in {@link Feature} order), for a model without n-grams. */
     public double scoreFeatures(double[] values) {
+        if (ngrams != null) {
+            throw new IllegalStateException("model " + model.modelVersion() + " reads n-grams: score the text");
+        }
+        return scoreFeatures(values, 0);
+    }
+
+    /** The n-gram part of the logit: the bucket weights summed over the newest user turn's n-grams. */
+    private double ngramLogit(Conversation conversation) {
+        int latest = conversation.latestUserIndex();
+        if (latest < 0) {
+            return 0;
+        }
+        return ngrams.dot(conversation.turns().get(latest).text(), bucketWeights);
+    }
+
+    private double scoreFeatures(double[] values, double ngramLogit) {
         Objects.requireNonNull(values, "values");
         if (values.length != Feature.COUNT) {
             throw new IllegalArgumentException("expected " + Feature.COUNT + " feature values, got " + values.length);
         }
-        double logit = intercept;
+        double logit = intercept + ngramLogit;
         for (int i = 0; i < values.length; i++) {
             logit += values[i] * weights[i];
         }

@@ -55,4 +55,29 @@ class HashedNgramsTest {
                 org.assertj.core.data.Offset.offset(1e-9));
         assertThatThrownBy(() -> new HashedNgrams(30)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void theRequestPathDotProductEqualsTheSparseVectorsOnEveryText() {
+        java.util.Random random = new java.util.Random(7);
+        float[] weights = new float[ngrams.dimension()];
+        for (int i = 0; i < weights.length; i++) {
+            weights[i] = (float) random.nextGaussian();
+        }
+        double[] asDoubles = new double[weights.length];
+        for (int i = 0; i < weights.length; i++) {
+            asDoubles[i] = weights[i];
+        }
+        String alphabet = "ab 证明 x=1+2, \uD83D\uDE00\n";
+        for (int round = 0; round < 200; round++) {
+            StringBuilder text = new StringBuilder();
+            int length = random.nextInt(round < 190 ? 300 : 20_000);
+            for (int k = 0; k < length; k++) {
+                text.append(alphabet.charAt(random.nextInt(alphabet.length())));
+            }
+            double expected = ngrams.features(text.toString()).dot(asDoubles);
+            assertThat(ngrams.dot(text.toString(), weights)).as(text.toString()).isCloseTo(expected,
+                    org.assertj.core.data.Offset.offset(1e-9 * Math.max(1, Math.abs(expected))));
+        }
+        assertThatThrownBy(() -> ngrams.dot("x", new float[3])).isInstanceOf(IllegalArgumentException.class);
+    }
 }
