@@ -8,6 +8,9 @@ import dev.zerolayer.contracts.fallback.PolicyDocument;
 import dev.zerolayer.routing.complexity.ComplexityScorer;
 import dev.zerolayer.routing.complexity.Conversation;
 import dev.zerolayer.routing.decision.TierSelection;
+import dev.zerolayer.routing.thresholds.ThresholdSearch;
+import dev.zerolayer.routing.thresholds.TierMix;
+import dev.zerolayer.routing.thresholds.TierThresholds;
 import dev.zerolayer.routing.tokens.TokenCounter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -60,7 +63,7 @@ public class Baseline {
         result.put("policyVersion", policy.version());
         result.put("count", items.size());
         result.put("distribution", ScoreDistribution.of(scores, HISTOGRAM_BINS));
-        result.put("current", setting(document, TierTables.thresholds(document), tokens, scores));
+        result.put("current", setting(document, TierThresholds.thresholds(document), tokens, scores));
         if (evaluate != null) {
             result.put("evaluated", setting(document, evaluate, tokens, scores));
         }
@@ -71,7 +74,7 @@ public class Baseline {
             recommended.put("thresholds", found.thresholds());
             recommended.put("tierMix", found.mix());
             recommended.put("maxDeviation", found.maxDeviation());
-            recommended.put("tierTable", TierTables.withThresholds(document, found.thresholds()).tierTable());
+            recommended.put("tierTable", TierThresholds.withThresholds(document, found.thresholds()).tierTable());
             result.put("recommended", recommended);
         }
         String[] tiers = TierMix.tiers(document, tokens, scores);
@@ -92,7 +95,7 @@ public class Baseline {
             double[] scores) {
         Map<String, Object> setting = new LinkedHashMap<>();
         setting.put("thresholds", thresholds);
-        setting.put("tierMix", TierMix.of(TierTables.withThresholds(document, thresholds), tokens, scores));
+        setting.put("tierMix", TierMix.of(TierThresholds.withThresholds(document, thresholds), tokens, scores));
         return setting;
     }
 

@@ -2,43 +2,15 @@ package dev.zerolayer.complexity.baseline;
 
 import dev.zerolayer.complexity.scoring.InvalidInputException;
 import dev.zerolayer.contracts.fallback.PolicyDocument;
-import dev.zerolayer.contracts.fallback.TierRule;
-import java.util.ArrayList;
+import dev.zerolayer.routing.thresholds.TierThresholds;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/**
- * The complexity thresholds of a policy's tier table: every row but the last (the catch-all) has one, keyed by the
- * row's tier; thresholds are in [0,1] and never decrease down the table.
- */
+/** Thresholds a caller proposes for a policy's tier table are in [0,1], only for adjustable rows, never decreasing. */
 public final class TierTables {
 
     private TierTables() {
-    }
-
-    /** The adjustable rows' thresholds, in table order. */
-    public static Map<String, Double> thresholds(PolicyDocument policy) {
-        Map<String, Double> thresholds = new LinkedHashMap<>();
-        List<TierRule> rows = policy.tierTable();
-        for (int i = 0; i < rows.size() - 1; i++) {
-            thresholds.putIfAbsent(rows.get(i).tier(), rows.get(i).maxComplexity());
-        }
-        return thresholds;
-    }
-
-    /** The policy with the given thresholds in its tier table (rows not named keep theirs). */
-    public static PolicyDocument withThresholds(PolicyDocument policy, Map<String, Double> thresholds) {
-        List<TierRule> rows = policy.tierTable();
-        List<TierRule> table = new ArrayList<>(rows.size());
-        for (int i = 0; i < rows.size(); i++) {
-            TierRule row = rows.get(i);
-            Double threshold = i < rows.size() - 1 ? thresholds.get(row.tier()) : null;
-            table.add(threshold == null ? row : new TierRule(row.maxTokens(), threshold, row.tier()));
-        }
-        return new PolicyDocument(policy.tiers(), table, policy.chains(), policy.standbyClusters(),
-                policy.thresholds(), policy.limits(), policy.resilience(), policy.apiKeyOverrides());
     }
 
     /**
@@ -48,7 +20,7 @@ public final class TierTables {
      * @throws InvalidInputException naming {@code <field>.<tier>}
      */
     public static Map<String, Double> checked(PolicyDocument policy, Map<String, Double> proposed, String field) {
-        Map<String, Double> current = thresholds(policy);
+        Map<String, Double> current = TierThresholds.thresholds(policy);
         for (Map.Entry<String, Double> entry : proposed.entrySet()) {
             if (!current.containsKey(entry.getKey())) {
                 throw new InvalidInputException(field + "." + entry.getKey() + ": not a tier with a complexity "

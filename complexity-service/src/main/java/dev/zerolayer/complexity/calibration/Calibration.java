@@ -1,11 +1,11 @@
 package dev.zerolayer.complexity.calibration;
 
-import dev.zerolayer.complexity.baseline.TierTables;
 import dev.zerolayer.complexity.policy.ActivePolicy;
 import dev.zerolayer.contracts.fallback.PolicyDocument;
 import dev.zerolayer.contracts.router.DecisionStatus;
 import dev.zerolayer.contracts.router.RoutingDecision;
 import dev.zerolayer.routing.decision.TierSelection;
+import dev.zerolayer.routing.thresholds.TierThresholds;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -59,7 +59,7 @@ public class Calibration {
                 .description("1 while a threshold change is proposed for an operator").register(meters);
         Gauge.builder("zerolayer.complexity.calibration.predicted.fallback.rate", this,
                 c -> c.report().proposal().predictedFallbackRate()).register(meters);
-        TierTables.thresholds(policy.document()).keySet().forEach(this::gauge);
+        TierThresholds.thresholds(policy.document()).keySet().forEach(this::gauge);
     }
 
     /** Takes one decision into the window (decisions that were never routed are ignored). */

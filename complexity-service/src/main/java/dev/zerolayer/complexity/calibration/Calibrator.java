@@ -1,8 +1,8 @@
 package dev.zerolayer.complexity.calibration;
 
-import dev.zerolayer.complexity.baseline.TierTables;
 import dev.zerolayer.contracts.fallback.PolicyDocument;
 import dev.zerolayer.contracts.fallback.TierRule;
+import dev.zerolayer.routing.thresholds.TierThresholds;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -84,7 +84,7 @@ public final class Calibrator {
 
     private static Proposal propose(BandCounts[] counts, PolicyDocument policy, Settings settings, long decisions,
             long fallbacks, Map<String, Long> reasons) {
-        Map<String, Double> current = TierTables.thresholds(policy);
+        Map<String, Double> current = TierThresholds.thresholds(policy);
         double overall = rate(fallbacks, decisions);
         if (decisions < settings.minDecisions()) {
             return new Proposal(INSUFFICIENT_DATA, current, current, List.of(), overall, overall,

@@ -1,4 +1,4 @@
-package dev.zerolayer.complexity.baseline;
+package dev.zerolayer.routing.thresholds;
 
 import dev.zerolayer.contracts.fallback.PolicyDocument;
 import dev.zerolayer.routing.decision.TierSelection;

@@ -1,4 +1,4 @@
-package dev.zerolayer.complexity.baseline;
+package dev.zerolayer.routing.thresholds;
 
 import dev.zerolayer.contracts.fallback.PolicyDocument;
 import dev.zerolayer.contracts.fallback.TierRule;
@@ -27,7 +27,7 @@ public final class ThresholdSearch {
 
     public static Result search(PolicyDocument policy, int[] tokens, double[] scores, Map<String, Double> target) {
         double[] candidates = candidates(scores);
-        Map<String, Double> chosen = new LinkedHashMap<>(TierTables.thresholds(policy));
+        Map<String, Double> chosen = new LinkedHashMap<>(TierThresholds.thresholds(policy));
         List<String> adjustable = new ArrayList<>(chosen.keySet());
         List<TierRule> rows = policy.tierTable();
         double lower = 0;
@@ -48,7 +48,7 @@ public final class ThresholdSearch {
                 for (String later : adjustable.subList(adjustable.indexOf(tier) + 1, adjustable.size())) {
                     trial.put(later, Math.max(trial.get(later), candidate));
                 }
-                double share = TierMix.of(TierTables.withThresholds(policy, trial), tokens, scores).get(tier);
+                double share = TierMix.of(TierThresholds.withThresholds(policy, trial), tokens, scores).get(tier);
                 double error = Math.abs(share - goal);
                 if (error < bestError - 1e-12) {
                     bestError = error;
@@ -62,7 +62,7 @@ public final class ThresholdSearch {
         }
         Map<String, Double> rounded = new LinkedHashMap<>();
         chosen.forEach((tier, value) -> rounded.put(tier, Math.round(value * 10_000) / 10_000.0));
-        Map<String, Double> mix = TierMix.of(TierTables.withThresholds(policy, rounded), tokens, scores);
+        Map<String, Double> mix = TierMix.of(TierThresholds.withThresholds(policy, rounded), tokens, scores);
         double deviation = 0;
         for (Map.Entry<String, Double> share : mix.entrySet()) {
             deviation = Math.max(deviation, Math.abs(share.getValue() - target.getOrDefault(share.getKey(), 0.0)));
