@@ -296,6 +296,10 @@ class GatewayIT {
                 assertThat(explained.path("rules_fired").toString()).contains("pin:sonnet");
                 assertThat(explained.path("candidates").toString()).contains("sOk-" + run).contains("\"terms\":{");
                 assertThat(explained.path("token_count").intValue()).isPositive();
+                // the complexity score's strongest drivers, by feature name (no prompt text)
+                assertThat(explained.path("complexity_drivers").size()).isBetween(1, 5);
+                assertThat(explained.path("complexity_drivers").path(0).path("feature").stringValue()).isNotBlank();
+                assertThat(explained.path("complexity_drivers").toString()).doesNotContain(SECRET);
                 // what would save its answer: continuation on (the default), no hedge (off by default)
                 assertThat(explained.path("recovery").path("continuation").booleanValue()).isTrue();
                 assertThat(explained.path("recovery").path("chunk_gap_ms").longValue()).isEqualTo(600);

@@ -2,21 +2,25 @@ package dev.zerolayer.router.api;
 
 import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.router.decision.Routed;
+import dev.zerolayer.routing.complexity.ComplexityScore;
 import dev.zerolayer.routing.decision.RouteDecision;
 import dev.zerolayer.routing.decision.ScoredCandidate;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The body of {@code /v1/route/explain}: the decision, what it was made from, the node scoring that ran (filters, weights,
- * picker) and every candidate's terms, raw and weighted.
+ * The body of {@code /v1/route/explain}: the decision, what it was made from (the complexity score's strongest drivers
+ * among it), the node scoring that ran (filters, weights, picker) and every candidate's terms, raw and weighted.
  */
 final class Explanations {
 
     private Explanations() {
     }
 
-    static ObjectNode of(String requestId, Routed routed) {
+    /** How many of the complexity score's drivers explain shows. */
+    static final int DRIVERS = 5;
+
+    static ObjectNode of(String requestId, Routed routed, ComplexityScore complexity) {
         RouteDecision decision = routed.decision();
         ObjectNode body = EventCodec.mapper().createObjectNode();
         body.put("request_id", requestId);
@@ -29,6 +33,12 @@ final class Explanations {
         body.put("token_count", routed.tokenCount());
         body.put("complexity_score", routed.complexity());
         body.put("complexity_model", routed.complexityModelVersion());
+        // what moved the score most: lexical features by name, the n-gram part as "ngrams" (hashes, never text)
+        ArrayNode drivers = body.putArray("complexity_drivers");
+        complexity.drivers().stream().limit(DRIVERS).forEach(d -> drivers.addObject().put("feature", d.feature())
+                .put("value", d.value()).put("weight", d.weight()).put("logit", d.logit()));
+        ArrayNode complexityRules = body.putArray("complexity_rules");
+        complexity.rules().forEach(complexityRules::add);
         body.put("policy_version", routed.policyVersion());
         body.put("fallback_triggered", decision.fallbackTriggered());
         body.put("fallback_reason", decision.fallbackReason());

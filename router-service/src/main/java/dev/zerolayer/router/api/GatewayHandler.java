@@ -115,7 +115,8 @@ public class GatewayHandler {
         Mono<Progress.Decided> decided = parsed.flatMap(p -> stage(p, q -> Mono.just(deciding.route(q))));
         if (read.arrival().mode() == Progress.Mode.EXPLAIN) {
             return decided.flatMap(d -> replies.json(d, DecisionStatus.EXPLAINED,
-                    dispatching.withRecovery(d, Explanations.of(d.arrival().requestId(), d.routed()))));
+                    dispatching.withRecovery(d, Explanations.of(d.arrival().requestId(), d.routed(),
+                            router.explainComplexity(d.request())))));
         }
         return decided.flatMap(d -> stage(d, e -> Mono.just(Deciding.servable(e))))
                 .flatMap(d -> d.request().stream()

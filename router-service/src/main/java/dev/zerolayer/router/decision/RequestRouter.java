@@ -13,6 +13,7 @@ import dev.zerolayer.router.wire.ClientApi;
 import dev.zerolayer.router.wire.ClientRequest;
 import dev.zerolayer.router.state.ActivePolicy;
 import dev.zerolayer.router.state.Fleet;
+import dev.zerolayer.routing.complexity.ComplexityScore;
 import dev.zerolayer.routing.complexity.ComplexityScorer;
 import dev.zerolayer.routing.decision.DecisionEngine;
 import dev.zerolayer.routing.decision.DecisionInput;
@@ -207,6 +208,11 @@ public class RequestRouter {
             largest = Math.max(largest, DecisionEngine.contextTokens(tier.name(), document));
         }
         return largest;
+    }
+
+    /** The complexity score with its drivers by the model in use now (explain only: not on the request path). */
+    public ComplexityScore explainComplexity(ClientRequest request) {
+        return currentScorer().score(request.conversation());
     }
 
     /** Token count alone, for {@code count_tokens}. */

@@ -43,9 +43,17 @@ class ExplanationsTest {
 
         JsonNode body = Explanations.of("req-1", new Routed(decision, 100, 0.1, "m1", 7, false, 1_000,
                 new PromptPrefixes.Lookup(new long[0], java.util.Map.of(), java.util.Map.of(),
-                        java.util.Map.of("haiku-c", "tokenizer still loading"), java.util.Map.of()), null));
+                        java.util.Map.of("haiku-c", "tokenizer still loading"), java.util.Map.of()), null),
+                dev.zerolayer.routing.complexity.ComplexityScorer.defaultScorer().score(
+                        "Write a Java method that checks whether a binary tree is balanced."));
 
         assertThat(body.path("node").asString()).isEqualTo("haiku-a");
+        // the complexity score's strongest drivers, named, largest first
+        JsonNode drivers = body.path("complexity_drivers");
+        assertThat(drivers.size()).isBetween(1, Explanations.DRIVERS);
+        assertThat(drivers.path(0).path("feature").asString()).isNotBlank();
+        assertThat(Math.abs(drivers.path(0).path("logit").asDouble()))
+                .isGreaterThanOrEqualTo(Math.abs(drivers.path(drivers.size() - 1).path("logit").asDouble()));
         assertThat(body.path("scoring").path("weights").path("cost").asDouble()).isEqualTo(0.2);
         assertThat(body.path("scoring").path("picker").asString()).isEqualTo("highest_score");
         assertThat(body.path("scoring").path("filters").toString()).contains("routable_state", "open_breaker");
