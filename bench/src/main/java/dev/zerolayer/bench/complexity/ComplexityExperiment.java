@@ -38,7 +38,8 @@ import tools.jackson.databind.JsonNode;
  * Options: {@code --data DIR} (default {@code ../shared/data/prompts}), {@code --bits B} (hash buckets 2^B, 18),
  * {@code --l2 L}, {@code --epochs E}, {@code --unscaled} (n-grams summed, not scaled to unit length), {@code --augment
  * N} (N padded training copies per prompt), {@code --write-model FILE} (the stacked learned model as a complexity model
- * event). Writes {@code bench/target/complexity-experiment.md} (run from the project root).
+ * event), {@code --anchor-weight W} (the calibration anchors as soft targets in the stacking, weighing W against the
+ * labelled rows). Writes {@code bench/target/complexity-experiment.md} (run from the project root).
  */
 public final class ComplexityExperiment {
 
@@ -114,6 +115,7 @@ public final class ComplexityExperiment {
         int epochs = 12;
         int augment = 0;
         Path writeModel = null;
+        double anchorWeight = 0;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--data" -> data = Path.of(args[++i]);
@@ -123,6 +125,7 @@ public final class ComplexityExperiment {
                 case "--unscaled" -> unscaled = true;
                 case "--augment" -> augment = Integer.parseInt(args[++i]);
                 case "--write-model" -> writeModel = Path.of(args[++i]);
+                case "--anchor-weight" -> anchorWeight = Double.parseDouble(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -152,7 +155,14 @@ public final class ComplexityExperiment {
                 epochs));
         double fitSeconds = (System.nanoTime() - start) / 1e9;
         double[] lexicalLogits = each(rows, r -> lexicalLogit(lexical, Conversation.ofUser(r.prompt())));
-        Learned learned = Learned.stack(rows, scores.get("n-grams → graded gap"), lexicalLogits, gap, fold);
+        double[] full = fit(rows, training, training.outside(fold, -1), gap, ngrams.dimension(), l2, epochs);
+        Anchors anchors = Anchors.load();
+        double[][] anchorInputs = anchors.all().stream().map(a -> new double[] {
+                full[ngrams.dimension()] + value(ngrams.features(newestUserText(a.conversation())), full),
+                lexicalLogit(lexical, a.conversation())}).toArray(double[][]::new);
+        double[] anchorTargets = anchors.all().stream().mapToDouble(Anchors.Anchor::target).toArray();
+        Learned learned = Learned.stack(rows, scores.get("n-grams → graded gap"), lexicalLogits, gap, fold,
+                anchorInputs, anchorTargets, anchorWeight);
         scores.put("n-grams and lexical logit, stacked (the learned model's form)", learned.outOfFold());
 
         StringBuilder report = new StringBuilder();
@@ -176,10 +186,31 @@ public final class ComplexityExperiment {
                 report.append(row(signal.getKey(), dataset, result, interval[1]));
             }
         }
-        double[] full = fit(rows, training, training.outside(fold, -1), gap, ngrams.dimension(), l2, epochs);
         ComplexityModel model = learned.model(full, bits, lexical.model(), String.format(Locale.ROOT,
                 "cx-ngrams-1.b%d-a%d-l%s", bits, augment, Double.toString(l2).replace("E", "e")));
         ComplexityScorer served = ComplexityScorer.withModel(ComplexityModels.fromJson(EventCodec.encode(model)));
+        ComplexityScorer anchored = served;
+        double[] anchorScores = anchors.all().stream().mapToDouble(a -> anchored.scoreValue(a.conversation()))
+                .toArray();
+        Map<String, double[]> byCategory = new LinkedHashMap<>();
+        int withinBand = 0;
+        double absError = 0;
+        for (int k = 0; k < anchorScores.length; k++) {
+            Anchors.Anchor anchor = anchors.all().get(k);
+            byCategory.computeIfAbsent(anchor.category(), c -> new double[3]);
+            double[] acc = byCategory.get(anchor.category());
+            acc[0] += anchor.target();
+            acc[1] += anchorScores[k];
+            acc[2]++;
+            withinBand += Math.abs(anchorScores[k] - anchor.target()) <= 0.1 ? 1 : 0;
+            absError += Math.abs(anchorScores[k] - anchor.target()) / anchorScores.length;
+        }
+        report.append(String.format(Locale.ROOT, "%n## The seed's score bands (%d calibration anchors, anchor weight "
+                + "%.1f)%n%nWithin ±0.1 of the band: %d of %d; mean |score − band| %.3f.%n%n| category | band | mean "
+                + "score |%n|---|---|---|%n", anchorScores.length, anchorWeight, withinBand, anchorScores.length,
+                absError));
+        byCategory.forEach((category, acc) -> report.append(String.format(Locale.ROOT, "| %s | %.2f | %.3f |%n",
+                category, acc[0] / acc[2], acc[1] / acc[2])));
         report.append("\n").append(robustness(rows, training, gap, difficulty, ngrams, l2, epochs,
                 Map.of("learned model " + model.modelVersion() + " (as served, int8 buckets)",
                         p -> served.scoreValue(Conversation.ofUser(p)))));
@@ -205,36 +236,86 @@ public final class ComplexityExperiment {
      */
     record Learned(double intercept, double ngramWeight, double lexicalWeight, double[] outOfFold) {
 
-        static Learned stack(List<Row> rows, double[] regression, double[] lexicalLogit, double[] gap, int[] fold) {
+        /**
+         * Stacks the n-gram regression and the lexical logit; the calibration anchors, when {@code anchorWeight} is
+         * above 0, pull the scores towards the seed's bands (soft targets), weighing that much against all the
+         * labelled rows together.
+         */
+        static Learned stack(List<Row> rows, double[] regression, double[] lexicalLogit, double[] gap, int[] fold,
+                double[][] anchorInputs, double[] anchorTargets, double anchorWeight) {
             double[] outOfFold = new double[rows.size()];
             for (int f = 0; f < FOLDS; f++) {
-                LogisticFit.Fitted fitted = stackFit(regression, lexicalLogit, gap, fold, f);
+                double[] fitted = stackFit(regression, lexicalLogit, gap, fold, f, anchorInputs, anchorTargets,
+                        anchorWeight);
                 for (int i = 0; i < rows.size(); i++) {
                     if (fold[i] == f) {
-                        outOfFold[i] = LogisticFit.predict(fitted.intercept(), fitted.weights(),
-                                new double[] {regression[i], lexicalLogit[i]});
+                        outOfFold[i] = LogisticFit.sigmoid(fitted[0] + fitted[1] * regression[i]
+                                + fitted[2] * lexicalLogit[i]);
                     }
                 }
             }
-            LogisticFit.Fitted all = stackFit(regression, lexicalLogit, gap, fold, -1);
-            return new Learned(all.intercept(), all.weights()[0], all.weights()[1], outOfFold);
+            double[] all = stackFit(regression, lexicalLogit, gap, fold, -1, anchorInputs, anchorTargets,
+                    anchorWeight);
+            return new Learned(all[0], all[1], all[2], outOfFold);
         }
 
-        private static LogisticFit.Fitted stackFit(double[] regression, double[] lexicalLogit, double[] gap,
-                int[] fold, int without) {
+        /** Intercept and two weights by gradient descent on the weighted cross-entropy (soft targets allowed). */
+        private static double[] stackFit(double[] regression, double[] lexicalLogit, double[] gap, int[] fold,
+                int without, double[][] anchorInputs, double[] anchorTargets, double anchorWeight) {
             List<double[]> x = new ArrayList<>();
-            List<Boolean> y = new ArrayList<>();
+            List<double[]> targetAndWeight = new ArrayList<>();
+            int labelled = 0;
+            for (int i = 0; i < regression.length; i++) {
+                labelled += fold[i] != without ? 1 : 0;
+            }
             for (int i = 0; i < regression.length; i++) {
                 if (fold[i] != without) {
                     x.add(new double[] {regression[i], lexicalLogit[i]});
-                    y.add(gap[i] > 0);
+                    targetAndWeight.add(new double[] {gap[i] > 0 ? 1 : 0, 1.0 / labelled});
                 }
             }
-            boolean[] labels = new boolean[y.size()];
-            for (int i = 0; i < labels.length; i++) {
-                labels[i] = y.get(i);
+            for (int k = 0; anchorWeight > 0 && k < anchorInputs.length; k++) {
+                x.add(anchorInputs[k]);
+                targetAndWeight.add(new double[] {anchorTargets[k], anchorWeight / anchorInputs.length});
             }
-            return LogisticFit.pointwise(x.toArray(double[][]::new), labels, 0, 3_000, 0.5);
+            double[] mean = new double[2];
+            double[] sd = new double[2];
+            for (double[] row : x) {
+                for (int j = 0; j < 2; j++) {
+                    mean[j] += row[j] / x.size();
+                }
+            }
+            for (double[] row : x) {
+                for (int j = 0; j < 2; j++) {
+                    sd[j] += (row[j] - mean[j]) * (row[j] - mean[j]) / x.size();
+                }
+            }
+            for (int j = 0; j < 2; j++) {
+                sd[j] = Math.sqrt(sd[j]) + 1e-12;
+            }
+            double total = 0;
+            for (double[] tw : targetAndWeight) {
+                total += tw[1];
+            }
+            double[] w = new double[3];
+            for (int iteration = 0; iteration < 4_000; iteration++) {
+                double[] gradient = new double[3];
+                for (int i = 0; i < x.size(); i++) {
+                    double z0 = (x.get(i)[0] - mean[0]) / sd[0];
+                    double z1 = (x.get(i)[1] - mean[1]) / sd[1];
+                    double error = (LogisticFit.sigmoid(w[0] + w[1] * z0 + w[2] * z1) - targetAndWeight.get(i)[0])
+                            * targetAndWeight.get(i)[1] / total;
+                    gradient[0] += error;
+                    gradient[1] += error * z0;
+                    gradient[2] += error * z1;
+                }
+                for (int j = 0; j < 3; j++) {
+                    w[j] -= 2.0 * gradient[j];
+                }
+            }
+            double b = w[1] / sd[0];
+            double c = w[2] / sd[1];
+            return new double[] {w[0] - b * mean[0] - c * mean[1], b, c};
         }
 
         /** The served model: the lexical weights and the n-gram buckets scaled by the stacking, one intercept. */
@@ -251,6 +332,12 @@ public final class ComplexityExperiment {
                     lexical.tokenizerEncoding(), combined, weights,
                     ComplexityModel.Ngrams.quantised(HashedNgrams.ENCODER, bits, buckets));
         }
+    }
+
+    /** The text of the newest user turn (empty when none), which the n-gram part reads. */
+    static String newestUserText(Conversation conversation) {
+        int latest = conversation.latestUserIndex();
+        return latest < 0 ? "" : conversation.turns().get(latest).text();
     }
 
     /** The lexical model's logit (before the sigmoid and the vague rule). */
