@@ -297,12 +297,13 @@ class ComplexityServiceIT {
                 assertThat(nextUpload.body()).contains("\"previousVersion\":\"" + uploaded + "\"");
                 assertThat(latestModel(kafka).modelVersion()).isEqualTo(next);
 
-                // The learned model (an encoder part of 2^18 buckets, ~350 kB) travels the topic and scores
-                ComplexityModel learned = ComplexityModels.learned();
+                // The built-in learned model (an encoder part of 2^18 buckets, ~350 kB, and a score map) travels the topic and scores
+                ComplexityModel learned = ComplexityModels.builtIn();
                 HttpResponse<String> learnedUpload = again.send("PUT", "/v1/complexity/model",
                         EventCodec.encode(learned), "Bearer " + ADMIN_TOKEN);
                 assertThat(learnedUpload.statusCode()).as(learnedUpload.body()).isEqualTo(200);
                 assertThat(latestModel(kafka).ngrams()).isEqualTo(learned.ngrams());
+                assertThat(latestModel(kafka).scoreMap()).isEqualTo(learned.scoreMap());
                 JsonNode learnedScores = EventCodec.mapper().readTree(again.send("POST", "/v1/complexity/score",
                         json("""
                         {"items":[{"id":1,"messages":[{"role":"user","content":"Which of these is a prime number? A. 21 B. 27 C. 29 D. 33"}]}]}"""),
@@ -316,7 +317,7 @@ class ComplexityServiceIT {
             Map<String, JsonNode> after = latestContent(kafka, Topics.COMPLEXITY_MODEL);
             assertThat(after.keySet()).containsExactly(ComplexityModel.KEY);
             assertThat(after.get(ComplexityModel.KEY).get("modelVersion").asString())
-                    .isEqualTo(ComplexityModels.learned().modelVersion());
+                    .isEqualTo(ComplexityModels.builtIn().modelVersion());
         }
     }
 
@@ -332,9 +333,9 @@ class ComplexityServiceIT {
         assertThat(response.body()).contains("\"type\":\"error\"").contains(message);
     }
 
-    /** The built-in model as an upload: a version, every weight scaled, then changed. */
+    /** The lexical model as an upload: a version, every weight scaled, then changed. */
     private static byte[] model(String version, double scale, java.util.function.Consumer<ObjectNode> change) {
-        ObjectNode model = (ObjectNode) EventCodec.mapper().readTree(EventCodec.encode(ComplexityModels.builtIn()));
+        ObjectNode model = (ObjectNode) EventCodec.mapper().readTree(EventCodec.encode(ComplexityModels.lexical()));
         model.put("modelVersion", version);
         ObjectNode weights = (ObjectNode) model.get("weights");
         weights.propertyNames().stream().toList()

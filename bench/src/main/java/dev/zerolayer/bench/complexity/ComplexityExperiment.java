@@ -5,6 +5,7 @@ import dev.zerolayer.contracts.complexity.ComplexityModel;
 import dev.zerolayer.routing.complexity.ComplexityModels;
 import dev.zerolayer.routing.complexity.ComplexityScorer;
 import dev.zerolayer.routing.complexity.Conversation;
+import dev.zerolayer.routing.complexity.Feature;
 import dev.zerolayer.routing.complexity.HashedNgrams;
 import dev.zerolayer.routing.tokens.TokenCounter;
 import java.io.IOException;
@@ -144,7 +145,7 @@ public final class ComplexityExperiment {
         Map<String, double[]> scores = new LinkedHashMap<>();
         TokenCounter counter = TokenCounter.defaultCounter();
         scores.put("prompt length (tokens)", each(rows, r -> counter.count(Conversation.ofUser(r.prompt()))));
-        ComplexityScorer lexical = ComplexityScorer.defaultScorer();
+        ComplexityScorer lexical = ComplexityScorer.withModel(ComplexityModels.lexical());
         scores.put("lexical model (today's default)", each(rows,
                 r -> lexical.scoreValue(Conversation.ofUser(r.prompt()))));
         double[] gap = each(rows, r -> r.strong() - r.weak());
@@ -160,9 +161,11 @@ public final class ComplexityExperiment {
         double[][] anchorInputs = anchors.all().stream().map(a -> new double[] {
                 full[ngrams.dimension()] + value(ngrams.features(newestUserText(a.conversation())), full),
                 lexicalLogit(lexical, a.conversation())}).toArray(double[][]::new);
+        double[] anchorEasy = anchors.all().stream().mapToDouble(a -> easyLogit(lexical, a.conversation())).toArray();
+        double[] easyLogits = each(rows, r -> easyLogit(lexical, Conversation.ofUser(r.prompt())));
         double[] anchorTargets = anchors.all().stream().mapToDouble(Anchors.Anchor::target).toArray();
-        Learned learned = Learned.stack(rows, scores.get("n-grams → graded gap"), lexicalLogits, gap, fold,
-                anchorInputs, anchorTargets, anchorWeight);
+        Learned learned = Learned.stack(rows, scores.get("n-grams → graded gap"), lexicalLogits, easyLogits, gap,
+                fold, anchorInputs, anchorEasy, anchorTargets, anchorWeight);
         scores.put("n-grams and lexical logit, stacked (the learned model's form)", learned.outOfFold());
 
         StringBuilder report = new StringBuilder();
@@ -186,8 +189,19 @@ public final class ComplexityExperiment {
                 report.append(row(signal.getKey(), dataset, result, interval[1]));
             }
         }
-        ComplexityModel model = learned.model(full, bits, lexical.model(), String.format(Locale.ROOT,
-                "cx-ngrams-1.b%d-a%d-l%s", bits, augment, Double.toString(l2).replace("E", "e")));
+        ComplexityModel unmapped = learned.model(full, bits, lexical.model(), "unmapped");
+        ComplexityScorer unmappedScorer = ComplexityScorer.withModel(unmapped);
+        double[] unmappedAnchorScores = anchors.all().stream()
+                .mapToDouble(a -> unmappedScorer.score(a.conversation()).modelScore()).toArray();
+        boolean[] ruled = new boolean[anchorTargets.length];
+        for (int k = 0; k < ruled.length; k++) {
+            ruled[k] = !unmappedScorer.score(anchors.all().get(k).conversation()).rules().isEmpty();
+        }
+        ComplexityModel.ScoreMap scoreMap = scoreMap(anchors, unmappedAnchorScores, ruled);
+        String version = String.format(Locale.ROOT, "cx-ngrams-2.b%d-a%d-l%s-m%d", bits, augment,
+                Double.toString(l2).replace("E", "e"), scoreMap.from().size());
+        ComplexityModel model = new ComplexityModel(version, unmapped.occurredAt(), 1, version,
+                unmapped.tokenizerEncoding(), unmapped.intercept(), unmapped.weights(), unmapped.ngrams(), scoreMap);
         ComplexityScorer served = ComplexityScorer.withModel(ComplexityModels.fromJson(EventCodec.encode(model)));
         ComplexityScorer anchored = served;
         double[] anchorScores = anchors.all().stream().mapToDouble(a -> anchored.scoreValue(a.conversation()))
@@ -211,7 +225,7 @@ public final class ComplexityExperiment {
                 absError));
         byCategory.forEach((category, acc) -> report.append(String.format(Locale.ROOT, "| %s | %.2f | %.3f |%n",
                 category, acc[0] / acc[2], acc[1] / acc[2])));
-        report.append(monotoneMap(anchors, anchorScores));
+        report.append(monotoneMap(anchors, unmappedAnchorScores, ruled));
         report.append("\n").append(robustness(rows, training, gap, difficulty, ngrams, l2, epochs,
                 Map.of("learned model " + model.modelVersion() + " (as served, int8 buckets)",
                         p -> served.scoreValue(Conversation.ofUser(p)))));
@@ -219,9 +233,10 @@ public final class ComplexityExperiment {
             Files.write(writeModel, EventCodec.encode(model));
             double[] servedScores = each(rows, r -> served.scoreValue(Conversation.ofUser(r.prompt())));
             report.append(String.format(Locale.ROOT, "%nWrote %s (%d bytes): %s, stacked as σ(%.3f + %.3f × n-gram "
-                    + "regression + %.3f × lexical logit); scores on every row (in-sample): p10 %.3f, p50 %.3f, "
+                    + "regression + %.3f × lexical logit + %.3f × easy-traffic logit), %d-knot score map; scores on every row (in-sample): p10 %.3f, p50 %.3f, "
                     + "p90 %.3f.%n", writeModel, Files.size(writeModel), model.modelVersion(), learned.intercept(),
-                    learned.ngramWeight(), learned.lexicalWeight(), quantile(servedScores, 0.1),
+                    learned.ngramWeight(), learned.lexicalWeight(), learned.easyWeight(), scoreMap.from().size(),
+                    quantile(servedScores, 0.1),
                     quantile(servedScores, 0.5), quantile(servedScores, 0.9)));
         }
         Path out = Path.of(Files.isDirectory(Path.of("bench")) ? "bench/target" : "target", "complexity-experiment.md");
@@ -231,33 +246,64 @@ public final class ComplexityExperiment {
     }
 
     /**
-     * The learned model's form: σ(intercept + ngramWeight × n-gram regression + lexicalWeight × lexical logit), the
-     * three fitted by logistic regression of "the strong answer is better" on the out-of-fold regressions; {@code
-     * outOfFold} are the scores when the stacking too is fitted without each fold.
+     * The learned model's form: σ(intercept + ngramWeight × n-gram regression + lexicalWeight × lexical logit +
+     * easyWeight × easy-traffic logit). The first three are fitted by logistic regression of "the strong answer is
+     * better" on the out-of-fold regressions. The easy-traffic logit is the lexical model's terms of the features that
+     * mark a simple request (designed direction −1: chit-chat, plain, lookup, summary); the labelled sets hold no such
+     * traffic, so its weight is fitted on the calibration anchors alone. {@code outOfFold} are the scores when the
+     * stacking too is fitted without each fold.
      */
-    record Learned(double intercept, double ngramWeight, double lexicalWeight, double[] outOfFold) {
+    record Learned(double intercept, double ngramWeight, double lexicalWeight, double easyWeight,
+            double[] outOfFold) {
 
-        /**
-         * Stacks the n-gram regression and the lexical logit; the calibration anchors, when {@code anchorWeight} is
-         * above 0, pull the scores towards the seed's bands (soft targets), weighing that much against all the
-         * labelled rows together.
-         */
-        static Learned stack(List<Row> rows, double[] regression, double[] lexicalLogit, double[] gap, int[] fold,
-                double[][] anchorInputs, double[] anchorTargets, double anchorWeight) {
+        static Learned stack(List<Row> rows, double[] regression, double[] lexicalLogit, double[] easyLogit,
+                double[] gap, int[] fold, double[][] anchorInputs, double[] anchorEasy, double[] anchorTargets,
+                double anchorWeight) {
             double[] outOfFold = new double[rows.size()];
             for (int f = 0; f < FOLDS; f++) {
                 double[] fitted = stackFit(regression, lexicalLogit, gap, fold, f, anchorInputs, anchorTargets,
                         anchorWeight);
+                double easy = easyFit(fitted, anchorInputs, anchorEasy, anchorTargets);
                 for (int i = 0; i < rows.size(); i++) {
                     if (fold[i] == f) {
                         outOfFold[i] = LogisticFit.sigmoid(fitted[0] + fitted[1] * regression[i]
-                                + fitted[2] * lexicalLogit[i]);
+                                + fitted[2] * lexicalLogit[i] + easy * easyLogit[i]);
                     }
                 }
             }
             double[] all = stackFit(regression, lexicalLogit, gap, fold, -1, anchorInputs, anchorTargets,
                     anchorWeight);
-            return new Learned(all[0], all[1], all[2], outOfFold);
+            return new Learned(all[0], all[1], all[2], easyFit(all, anchorInputs, anchorEasy, anchorTargets),
+                    outOfFold);
+        }
+
+        /**
+         * The weight of the easy-traffic logit relative to the stacked logit that best ranks the anchors: a logistic
+         * fit σ(α + β × stacked logit + δ × easy-traffic logit) to the anchors' bands as soft targets gives δ / β (at
+         * least 0); the score map then puts the result on the bands' scale.
+         */
+        private static double easyFit(double[] fitted, double[][] anchorInputs, double[] anchorEasy,
+                double[] anchorTargets) {
+            int n = anchorInputs.length;
+            double[] stacked = new double[n];
+            for (int k = 0; k < n; k++) {
+                stacked[k] = fitted[0] + fitted[1] * anchorInputs[k][0] + fitted[2] * anchorInputs[k][1];
+            }
+            double[] w = new double[3];
+            for (int iteration = 0; iteration < 20_000; iteration++) {
+                double[] gradient = new double[3];
+                for (int k = 0; k < n; k++) {
+                    double error = (LogisticFit.sigmoid(w[0] + w[1] * stacked[k] + w[2] * anchorEasy[k])
+                            - anchorTargets[k]) / n;
+                    gradient[0] += error;
+                    gradient[1] += error * stacked[k];
+                    gradient[2] += error * anchorEasy[k];
+                }
+                for (int j = 0; j < 3; j++) {
+                    w[j] -= 0.5 * gradient[j];
+                }
+            }
+            return w[1] <= 0 ? 0 : Math.max(0, w[2] / w[1]);
         }
 
         /** Intercept and two weights by gradient descent on the weighted cross-entropy (soft targets allowed). */
@@ -327,7 +373,8 @@ public final class ComplexityExperiment {
                 buckets[k] = ngramWeight * ngramFit[k];
             }
             Map<String, Double> weights = new LinkedHashMap<>();
-            lexical.weights().forEach((feature, weight) -> weights.put(feature, lexicalWeight * weight));
+            lexical.weights().forEach((feature, weight) -> weights.put(feature, (easy(feature)
+                    ? lexicalWeight + easyWeight : lexicalWeight) * weight));
             double combined = intercept + ngramWeight * ngramFit[dimension] + lexicalWeight * lexical.intercept();
             return new ComplexityModel(version, java.time.Instant.parse("2026-12-02T00:00:00Z"), 1, version,
                     lexical.tokenizerEncoding(), combined, weights,
@@ -340,7 +387,7 @@ public final class ComplexityExperiment {
      * interpolated between blocks): it keeps every ranking, so APGR is unchanged. How many anchors it puts within ±0.1
      * of their band, fitted on four fifths of the anchors and counted on the rest (seeded, 5 folds).
      */
-    static String monotoneMap(Anchors anchors, double[] scores) {
+    static String monotoneMap(Anchors anchors, double[] scores, boolean[] ruled) {
         int n = scores.length;
         List<Integer> order = new ArrayList<>();
         for (int k = 0; k < n; k++) {
@@ -348,12 +395,13 @@ public final class ComplexityExperiment {
         }
         Collections.shuffle(order, new Random(SEED));
         int within = 0;
+        int counted = 0;
         double absError = 0;
         Map<String, double[]> byCategory = new LinkedHashMap<>();
         for (int f = 0; f < FOLDS; f++) {
             List<double[]> train = new ArrayList<>();
             for (int k = 0; k < n; k++) {
-                if (k % FOLDS != f) {
+                if (k % FOLDS != f && !ruled[order.get(k)]) {
                     int a = order.get(k);
                     train.add(new double[] {scores[a], anchors.all().get(a).target()});
                 }
@@ -361,10 +409,14 @@ public final class ComplexityExperiment {
             double[][] knots = isotonic(train);
             for (int k = f; k < n; k += FOLDS) {
                 int a = order.get(k);
+                if (ruled[a]) {
+                    continue;
+                }
                 double mapped = interpolate(knots, scores[a]);
                 double target = anchors.all().get(a).target();
                 within += Math.abs(mapped - target) <= 0.1 ? 1 : 0;
-                absError += Math.abs(mapped - target) / n;
+                absError += Math.abs(mapped - target);
+                counted++;
                 double[] acc = byCategory.computeIfAbsent(anchors.all().get(a).category(), c -> new double[3]);
                 acc[0] += target;
                 acc[1] += mapped;
@@ -372,11 +424,39 @@ public final class ComplexityExperiment {
             }
         }
         StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "%nWith a monotone map fitted on the anchors "
-                + "(5-fold over the anchors): within ±0.1 of the band %d of %d; mean |score − band| %.3f.%n%n"
-                + "| category | band | mean mapped score |%n|---|---|---|%n", within, n, absError));
+                + "(5-fold over the anchors; the vague rule's anchors left to the rule): within ±0.1 of the band %d of "
+                + "%d; mean |score − band| %.3f.%n%n| category | band | mean mapped score |%n|---|---|---|%n", within,
+                counted, absError / counted));
         byCategory.forEach((category, acc) -> out.append(String.format(Locale.ROOT, "| %s | %.2f | %.3f |%n",
                 category, acc[0] / acc[2], acc[1] / acc[2])));
         return out.toString();
+    }
+
+    /**
+     * The served score map: the isotonic fit of the anchors' bands on their scores (all anchors), pinned at (0, 0) and
+     * (1, 1) so that the map rises across the whole range and keeps every ranking.
+     */
+    static ComplexityModel.ScoreMap scoreMap(Anchors anchors, double[] scores, boolean[] ruled) {
+        List<double[]> pairs = new ArrayList<>();
+        for (int k = 0; k < scores.length; k++) {
+            if (!ruled[k]) {
+                pairs.add(new double[] {scores[k], anchors.all().get(k).target()});
+            }
+        }
+        List<Double> from = new ArrayList<>(List.of(0.0));
+        List<Double> to = new ArrayList<>(List.of(0.0));
+        for (double[] knot : isotonic(pairs)) {
+            double x = Math.round(knot[0] * 1e6) / 1e6;
+            double y = Math.round(knot[1] * 1e6) / 1e6;
+            if (x > from.get(from.size() - 1) && x < 1 && y > to.get(to.size() - 1)
+                    && from.size() < ComplexityModel.ScoreMap.MAX_KNOTS - 1) {
+                from.add(x);
+                to.add(y);
+            }
+        }
+        from.add(1.0);
+        to.add(1.0);
+        return new ComplexityModel.ScoreMap(from, to);
     }
 
     /** Pool-adjacent-violators on (score, target) pairs: knots (mean score, mean target) of non-decreasing blocks. */
@@ -422,6 +502,22 @@ public final class ComplexityExperiment {
     }
 
     /** The lexical model's logit (before the sigmoid and the vague rule). */
+    /** Whether a feature marks a simple request (designed direction −1: chit-chat, plain, lookup, summary). */
+    static boolean easy(String featureId) {
+        return Feature.byId(featureId).orElseThrow().direction() < 0;
+    }
+
+    /** The lexical model's terms of the {@link #easy} features (no intercept). */
+    static double easyLogit(ComplexityScorer lexical, Conversation conversation) {
+        double[] features = ComplexityScorer.features(conversation);
+        List<String> ids = ComplexityScorer.featureIds();
+        double logit = 0;
+        for (int k = 0; k < ids.size(); k++) {
+            logit += easy(ids.get(k)) ? features[k] * lexical.model().weights().getOrDefault(ids.get(k), 0.0) : 0;
+        }
+        return logit;
+    }
+
     static double lexicalLogit(ComplexityScorer lexical, Conversation conversation) {
         double[] features = ComplexityScorer.features(conversation);
         List<String> ids = ComplexityScorer.featureIds();
@@ -569,7 +665,7 @@ public final class ComplexityExperiment {
                 .append(" prompts: every arena question and 1 in 40 of the others)\n\n")
                 .append("Shift of the score in percentiles of the unpadded scores: median / 95th percentile / max.\n\n")
                 .append("| model | padding | median | p95 | max |\n|---|---|---|---|---|\n");
-        ComplexityScorer lexical = ComplexityScorer.defaultScorer();
+        ComplexityScorer lexical = ComplexityScorer.withModel(ComplexityModels.lexical());
         Map<String, ToDoubleFunction<String>> scorers = new LinkedHashMap<>();
         scorers.put("lexical model (today's default)", p -> lexical.scoreValue(Conversation.ofUser(p)));
         for (Map.Entry<String, double[]> model : models.entrySet()) {
@@ -592,8 +688,29 @@ public final class ComplexityExperiment {
                         padding.getKey(), shifts[shifts.length / 2], shifts[(int) (shifts.length * 0.95)],
                         shifts[shifts.length - 1]));
             }
+            List<String[]> pairs = translations();
+            double[] shifts = new double[pairs.size()];
+            for (int i = 0; i < pairs.size(); i++) {
+                shifts[i] = Math.abs(percentile(sorted, scorer.getValue().applyAsDouble(pairs.get(i)[1]))
+                        - percentile(sorted, scorer.getValue().applyAsDouble(pairs.get(i)[0])));
+            }
+            Arrays.sort(shifts);
+            out.append(String.format(Locale.ROOT, "| %s | translated into Chinese (%d pairs) | %.1f | %.1f | %.1f |%n",
+                    scorer.getKey(), pairs.size(), shifts[shifts.length / 2], shifts[(int) (shifts.length * 0.95)],
+                    shifts[shifts.length - 1]));
         }
         return out.toString();
+    }
+
+    /** English prompts and their Chinese translations ({@code complexity/translations.tsv}). */
+    static List<String[]> translations() {
+        try (java.io.InputStream in = ComplexityExperiment.class.getResourceAsStream("/complexity/translations.tsv")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
+                    .filter(line -> !line.isBlank() && !line.startsWith("#")).map(line -> line.split("\t", 2))
+                    .toList();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** Where {@code value} falls among {@code sorted}, in percent. */

@@ -41,8 +41,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class ScorerBenchmark {
 
-    /** {@code builtin}: the default lexical model; {@code learned}: lexical features and hashed n-grams. */
-    @Param({"builtin", "learned"})
+    /** {@code lexical}: the lexical model (named features only); {@code learned}: the default, with hashed n-grams. */
+    @Param({"lexical", "learned"})
     public String model;
 
     private ComplexityScorer scorer;
@@ -52,8 +52,8 @@ public class ScorerBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        scorer = model.equals("learned") ? ComplexityScorer.withModel(ComplexityModels.learned())
-                : ComplexityScorer.defaultScorer();
+        scorer = model.equals("learned") ? ComplexityScorer.defaultScorer()
+                : ComplexityScorer.withModel(ComplexityModels.lexical());
         tokens = TokenCounter.defaultCounter();
         conversation = conversation();
         int count = tokens.count(conversation);

@@ -21,13 +21,13 @@ import java.util.Map;
 
 /**
  * The tier thresholds a complexity model needs so that, on a mixed prompt set (the GSM8K and MMLU samples, HumanEval,
- * Arena-Hard and arena-bench-v1), the default policy's tier mix is the one the built-in model gives at the policy's own
+ * Arena-Hard and arena-bench-v1), the default policy's tier mix is the one the lexical model (the previous default) gives at the policy's own
  * thresholds; found by the baseline endpoint's {@link ThresholdSearch}, with each dataset's mix under both.
  *
  * <pre>
  * java -cp bench/target/benchmarks.jar dev.zerolayer.bench.complexity.TierThresholdRun [--data DIR] [--model FILE]
  * </pre>
- * Without {@code --model}, the learned model shipped in routing-core. Writes {@code bench/target/tier-thresholds.md}.
+ * Without {@code --model}, the built-in (learned) model shipped in routing-core. Writes {@code bench/target/tier-thresholds.md}.
  */
 public final class TierThresholdRun {
 
@@ -36,7 +36,7 @@ public final class TierThresholdRun {
 
     public static void main(String[] args) throws IOException {
         Path data = Path.of("../shared/data/prompts");
-        ComplexityModel candidate = ComplexityModels.learned();
+        ComplexityModel candidate = ComplexityModels.builtIn();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--data" -> data = Path.of(args[++i]);
@@ -59,7 +59,7 @@ public final class TierThresholdRun {
         PolicyDocument policy = PolicyDocument.defaults();
         TokenCounter counter = TokenCounter.defaultCounter();
         int[] tokens = prompts.stream().mapToInt(p -> counter.count(Conversation.ofUser(p))).toArray();
-        ComplexityScorer builtIn = ComplexityScorer.defaultScorer();
+        ComplexityScorer builtIn = ComplexityScorer.withModel(ComplexityModels.lexical());
         ComplexityScorer learned = ComplexityScorer.withModel(candidate);
         double[] builtInScores = prompts.stream().mapToDouble(p -> builtIn.scoreValue(Conversation.ofUser(p)))
                 .toArray();
@@ -74,14 +74,14 @@ public final class TierThresholdRun {
                 .append("\n\n").append(prompts.size()).append(" prompts; default policy, thresholds ")
                 .append(TierThresholds.thresholds(policy)).append(".\n\n")
                 .append("| scorer | thresholds | tier mix (haiku / sonnet / opus) |\n|---|---|---|\n")
-                .append(row("built-in " + builtIn.modelVersion(), TierThresholds.thresholds(policy), target))
+                .append(row("lexical " + builtIn.modelVersion(), TierThresholds.thresholds(policy), target))
                 .append(row(candidate.modelVersion() + " at the default thresholds",
                         TierThresholds.thresholds(policy), atDefault))
                 .append(row(candidate.modelVersion() + " at the derived thresholds", found.thresholds(),
                         found.mix()))
                 .append(String.format(Locale.ROOT, "%nLargest |share − target|: %.4f.%n%n", found.maxDeviation()))
-                .append("Per dataset, haiku / sonnet / opus share:\n\n| dataset | built-in | learned (derived) |\n")
-                .append("|---|---|---|\n");
+                .append("Per dataset, haiku / sonnet / opus share:\n\n| dataset | lexical | learned (default "
+                        + "thresholds) | learned (derived) |\n|---|---|---|---|\n");
         int start = 0;
         for (Map.Entry<String, List<String>> set : sets.entrySet()) {
             int end = start + set.getValue().size();
@@ -89,14 +89,39 @@ public final class TierThresholdRun {
             md.append("| ").append(set.getKey()).append(" (").append(end - start).append(") | ")
                     .append(mix(TierMix.of(policy, t, java.util.Arrays.copyOfRange(builtInScores, start, end))))
                     .append(" | ")
+                    .append(mix(TierMix.of(policy, t, java.util.Arrays.copyOfRange(learnedScores, start, end))))
+                    .append(" | ")
                     .append(mix(TierMix.of(derived, t, java.util.Arrays.copyOfRange(learnedScores, start, end))))
                     .append(" |\n");
             start = end;
         }
+        md.append(anchors(policy, counter, builtIn, learned));
         Path out = Path.of(Files.isDirectory(Path.of("bench")) ? "bench/target" : "target", "tier-thresholds.md");
         Files.createDirectories(out.getParent());
         Files.writeString(out, md, StandardCharsets.UTF_8);
         System.out.println(md);
+    }
+
+    /**
+     * The tier mix per category of the calibration anchors (everyday requests as well as work) at the default
+     * thresholds; in-sample for a model whose score map was fitted on them.
+     */
+    private static String anchors(PolicyDocument policy, TokenCounter counter, ComplexityScorer lexical,
+            ComplexityScorer learned) {
+        Map<String, List<Anchors.Anchor>> byCategory = new LinkedHashMap<>();
+        Anchors.load().all().forEach(a -> byCategory.computeIfAbsent(a.category(), c -> new ArrayList<>()).add(a));
+        StringBuilder md = new StringBuilder("\nCalibration anchors per category at the default thresholds (in-sample "
+                + "for a score map fitted on them), haiku / sonnet / opus share:\n\n| category (anchors) | band | "
+                + "lexical | learned |\n|---|---|---|---|\n");
+        byCategory.forEach((category, anchors) -> {
+            int[] tokens = anchors.stream().mapToInt(a -> counter.count(a.conversation())).toArray();
+            md.append(String.format(Locale.ROOT, "| %s (%d) | %.2f | %s | %s |%n", category, anchors.size(),
+                    anchors.get(0).target(), mix(TierMix.of(policy, tokens, anchors.stream()
+                            .mapToDouble(a -> lexical.scoreValue(a.conversation())).toArray())),
+                    mix(TierMix.of(policy, tokens, anchors.stream().mapToDouble(a -> learned.scoreValue(
+                            a.conversation())).toArray()))));
+        });
+        return md.toString();
     }
 
     private static String row(String scorer, Map<String, Double> thresholds, Map<String, Double> mix) {

@@ -45,7 +45,7 @@ public final class TrainComplexityModel {
     static final int ITERATIONS = 4_000;
     static final double LEARNING_RATE = 0.5;
     static final int RANDOM_ROUNDS = 2_000;
-    static final String MODEL_RESOURCE = "routing-core/src/main/resources/complexity-model-default.json";
+    static final String MODEL_RESOURCE = "routing-core/src/main/resources/complexity-model-lexical.json";
 
     private TrainComplexityModel() {
     }

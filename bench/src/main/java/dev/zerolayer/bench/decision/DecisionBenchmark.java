@@ -54,6 +54,10 @@ public class DecisionBenchmark {
     @Param({"100", "2000", "8000"})
     public int tokens;
 
+    /** The complexity model: {@code default} (the learned one) or {@code lexical} (the previous default). */
+    @Param({"default", "lexical"})
+    public String model;
+
     private TokenCounter counter;
     private ComplexityScorer scorer;
     private FastBlockHasher hasher;
@@ -68,7 +72,9 @@ public class DecisionBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         counter = TokenCounter.defaultCounter();
-        scorer = ComplexityScorer.defaultScorer();
+        scorer = model.equals("lexical")
+                ? ComplexityScorer.withModel(dev.zerolayer.routing.complexity.ComplexityModels.lexical())
+                : ComplexityScorer.defaultScorer();
         hasher = new FastBlockHasher(16, 0);
         engine = new DecisionEngine();
         policy = PolicyDocument.defaults();

@@ -29,14 +29,15 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * An uploaded complexity model is accepted only when it is the contract's JSON shape with a new, well-formed version, a
- * known tokenizer, exactly the scorer's features as weights, an encoder part (if any) of an encoder the services have, every number finite and within range (and on its
- * feature's designed side), and it ranks the built-in sanity set better than random by the configured margin.
+ * known tokenizer, exactly the scorer's features as weights, an encoder part (if any) of an encoder the services
+ * have, a monotone score map (if any), every number finite and within range (and on its feature's designed side), and
+ * it ranks the built-in sanity set better than random by the configured margin.
  */
 public final class ModelValidator {
 
     /** Fields an upload may carry: the contract's fields (the envelope is replaced at publication). */
     static final Set<String> FIELDS = Set.of("eventId", "occurredAt", "schemaVersion", "modelVersion",
-            "tokenizerEncoding", "intercept", "weights", "ngrams");
+            "tokenizerEncoding", "intercept", "weights", "ngrams", "scoreMap");
     static final int MAX_VERSION_LENGTH = 100;
     private static final Pattern VERSION = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:+-]*");
     // Non-numeric numbers (NaN, Infinity) are read so that they are refused with the field named, not as bad JSON.
@@ -95,7 +96,7 @@ public final class ModelValidator {
         double intercept = number(root.get("intercept"), "intercept", limits.maxAbsIntercept());
         Map<String, Double> weights = weights(root.get("weights"));
         ComplexityModel model = new ComplexityModel(EventChecks.newEventId(), now, ComplexityModel.SCHEMA_VERSION,
-                version, encoding, intercept, weights, ngrams(root.get("ngrams")));
+                version, encoding, intercept, weights, ngrams(root.get("ngrams")), scoreMap(root.get("scoreMap")));
         try {
             ComplexityModels.check(model);
         } catch (IllegalArgumentException e) {
@@ -177,6 +178,34 @@ public final class ModelValidator {
         } catch (InvalidEventException e) {
             throw new InvalidModelException(e.getMessage());
         }
+    }
+
+    /** The optional score map: absent or null is the logistic output as the score. */
+    private static ComplexityModel.ScoreMap scoreMap(JsonNode node) {
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        JsonNode from = node.get("from");
+        JsonNode to = node.get("to");
+        if (!node.isObject() || from == null || !from.isArray() || to == null || !to.isArray()) {
+            throw new InvalidModelException("scoreMap: must be an object with arrays 'from' and 'to' (knots in [0,1])");
+        }
+        try {
+            return new ComplexityModel.ScoreMap(numbers(from, "scoreMap.from"), numbers(to, "scoreMap.to"));
+        } catch (InvalidEventException e) {
+            throw new InvalidModelException(e.getMessage());
+        }
+    }
+
+    private static List<Double> numbers(JsonNode array, String field) {
+        List<Double> values = new java.util.ArrayList<>();
+        for (JsonNode element : array) {
+            if (!element.isNumber() || !Double.isFinite(element.asDouble())) {
+                throw new InvalidModelException(field + ": must hold finite numbers only");
+            }
+            values.add(element.asDouble());
+        }
+        return values;
     }
 
     private static String encoding(JsonNode node) {

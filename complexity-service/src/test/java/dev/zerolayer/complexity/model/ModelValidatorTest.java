@@ -19,7 +19,8 @@ import tools.jackson.databind.node.ObjectNode;
 class ModelValidatorTest {
 
     private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
-    private static final ComplexityModel BUILT_IN = ComplexityModels.builtIn();
+    /** The base of the uploads: the lexical model (named features only). */
+    private static final ComplexityModel BUILT_IN = ComplexityModels.lexical();
     private final ModelValidator validator = new ModelValidator(SanitySet.builtIn(),
             new ModelValidator.Limits(0.6, 20, 20, true));
 
@@ -131,10 +132,11 @@ class ModelValidatorTest {
 
     @Test
     void acceptsTheLearnedModelWithItsEncoderAndRefusesBrokenEncoderParts() {
-        ComplexityModel learned = ComplexityModels.learned();
+        ComplexityModel learned = ComplexityModels.builtIn();
         ModelValidator.Accepted accepted = validator.validate(EventCodec.encode(learned), BUILT_IN.modelVersion(),
                 NOW);
         assertThat(accepted.model().ngrams()).isEqualTo(learned.ngrams());
+        assertThat(accepted.model().scoreMap()).isEqualTo(learned.scoreMap());
         assertThat(accepted.sanityAuc()).isGreaterThan(0.6);
 
         ObjectNode ngrams = EventCodec.mapper().createObjectNode().put("encoder", "e5-small-v2").put("bits", 4)
@@ -147,6 +149,33 @@ class ModelValidatorTest {
                 java.util.List.of("scale"))); }), "ngrams.scale:", "required");
         assertRejected(upload(m -> { m.put("modelVersion", "v2"); m.put("ngrams", "x"); }), "ngrams:",
                 "must be an object");
+    }
+
+    @Test
+    void refusesBrokenScoreMaps() {
+        assertRejected(upload(m -> { m.put("modelVersion", "v2"); m.put("scoreMap", "x"); }), "scoreMap:",
+                "arrays 'from' and 'to'");
+        assertRejected(upload(m -> { m.put("modelVersion", "v2"); m.putObject("scoreMap").put("from", 1)
+                .putArray("to"); }), "scoreMap:", "arrays 'from' and 'to'");
+        assertRejected(upload(m -> {
+            m.put("modelVersion", "v2");
+            ObjectNode map = m.putObject("scoreMap");
+            map.putArray("from").add(0.0).add(0.6).add(0.4).add(1.0);
+            map.putArray("to").add(0.0).add(0.2).add(0.3).add(1.0);
+        }), "scoreMap.from", "rise strictly");
+        assertRejected(upload(m -> {
+            m.put("modelVersion", "v2");
+            ObjectNode map = m.putObject("scoreMap");
+            map.putArray("from").add(0.0).add("half").add(1.0);
+            map.putArray("to").add(0.0).add(0.2).add(1.0);
+        }), "scoreMap.from:", "finite numbers");
+        ModelValidator.Accepted mapped = validator.validate(upload(m -> {
+            m.put("modelVersion", "v2");
+            ObjectNode map = m.putObject("scoreMap");
+            map.putArray("from").add(0.0).add(0.5).add(1.0);
+            map.putArray("to").add(0.0).add(0.3).add(1.0);
+        }), BUILT_IN.modelVersion(), NOW);
+        assertThat(mapped.model().scoreMap().apply(0.5)).isEqualTo(0.3);
     }
 
     private void assertRejected(byte[] body, String field, String reason) {

@@ -9,12 +9,14 @@ import com.fasterxml.jackson.annotation.OptBoolean;
 import dev.zerolayer.contracts.event.InvalidEventException;
 import dev.zerolayer.contracts.event.Event;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 /**
  * The active complexity model on {@code complexity.model.v1} (key {@value #KEY}): a logistic combination of named
- * features and, optionally, of a text encoder's hashed buckets ({@link Ngrams}), its intercept, the tokenizer encoding
- * it assumes, and its version. A record written before {@code ngrams} existed reads as a model without an encoder.
+ * features and, optionally, of a text encoder's hashed buckets ({@link Ngrams}), its intercept, an optional monotone
+ * {@link ScoreMap} of the logistic output onto the tier table's scale, the tokenizer encoding it assumes, and its
+ * version. A record written before {@code ngrams} or {@code scoreMap} existed reads as a model without them.
  */
 public record ComplexityModel(
         String eventId,
@@ -24,7 +26,8 @@ public record ComplexityModel(
         String tokenizerEncoding,
         double intercept,
         Map<String, Double> weights,
-        @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) Ngrams ngrams) implements Event {
+        @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) Ngrams ngrams,
+        @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) ScoreMap scoreMap) implements Event {
 
     public static final int SCHEMA_VERSION = 1;
     public static final String KEY = "active";
@@ -48,13 +51,70 @@ public record ComplexityModel(
     /** A model of named features only (no encoder). */
     public ComplexityModel(String eventId, Instant occurredAt, int schemaVersion, String modelVersion,
             String tokenizerEncoding, double intercept, Map<String, Double> weights) {
-        this(eventId, occurredAt, schemaVersion, modelVersion, tokenizerEncoding, intercept, weights, null);
+        this(eventId, occurredAt, schemaVersion, modelVersion, tokenizerEncoding, intercept, weights, null, null);
+    }
+
+    /** A model of named features and an encoder part, without a score map. */
+    public ComplexityModel(String eventId, Instant occurredAt, int schemaVersion, String modelVersion,
+            String tokenizerEncoding, double intercept, Map<String, Double> weights, Ngrams ngrams) {
+        this(eventId, occurredAt, schemaVersion, modelVersion, tokenizerEncoding, intercept, weights, ngrams, null);
     }
 
     /** The same model under a new envelope (event id and time). */
     public ComplexityModel restamped(String newEventId, Instant at) {
         return new ComplexityModel(newEventId, at, schemaVersion, modelVersion, tokenizerEncoding, intercept, weights,
-                ngrams);
+                ngrams, scoreMap);
+    }
+
+    /**
+     * A monotone piecewise-linear map of the model's logistic output onto the tier table's scale: {@code from[i] ↦
+     * to[i]}, linear in between; {@code from} rises strictly from 0 to 1 and {@code to} never falls and stays in [0,1],
+     * so the map keeps every ranking.
+     */
+    public record ScoreMap(List<Double> from, List<Double> to) {
+
+        public static final int MAX_KNOTS = 64;
+
+        public ScoreMap {
+            present(from, "scoreMap.from");
+            present(to, "scoreMap.to");
+            if (from.size() != to.size() || from.size() < 2 || from.size() > MAX_KNOTS) {
+                throw new InvalidEventException("scoreMap.from and scoreMap.to must hold the same number of knots, 2.."
+                        + MAX_KNOTS + "; were " + from.size() + " and " + to.size());
+            }
+            for (int i = 0; i < from.size(); i++) {
+                Double x = from.get(i);
+                Double y = to.get(i);
+                if (x == null || y == null || !(x >= 0 && x <= 1) || !(y >= 0 && y <= 1)) {
+                    throw new InvalidEventException("scoreMap knot " + i + " must be two numbers within [0,1]");
+                }
+                if (i > 0 && !(x > from.get(i - 1))) {
+                    throw new InvalidEventException("scoreMap.from must rise strictly (knot " + i + ")");
+                }
+                if (i > 0 && y < to.get(i - 1)) {
+                    throw new InvalidEventException("scoreMap.to must never fall (knot " + i + ")");
+                }
+            }
+            if (from.get(0) != 0.0 || from.get(from.size() - 1) != 1.0) {
+                throw new InvalidEventException("scoreMap.from must start at 0 and end at 1");
+            }
+            from = List.copyOf(from);
+            to = List.copyOf(to);
+        }
+
+        /** The mapped value of {@code x} in [0,1]. */
+        public double apply(double x) {
+            int n = from.size();
+            for (int i = 1; i < n; i++) {
+                double right = from.get(i);
+                if (x <= right) {
+                    double left = from.get(i - 1);
+                    double t = (x - left) / (right - left);
+                    return to.get(i - 1) + Math.max(0, t) * (to.get(i) - to.get(i - 1));
+                }
+            }
+            return to.get(n - 1);
+        }
     }
 
     /**

@@ -55,7 +55,8 @@ final class SampleEvents {
                 .build());
         events.put("complexity-model", new ComplexityModel("evt-model-1", AT, 1, "builtin-1", "cl100k_base", -2.1,
                 Map.of("code", 1.4, "math", 1.2), new ComplexityModel.Ngrams("hashed-ngrams-v1", 4, 0.01,
-                        "AAECAwQFBgcICf8A/v0Afw==")));
+                        "AAECAwQFBgcICf8A/v0Afw=="), new ComplexityModel.ScoreMap(List.of(0.0, 0.12, 0.4, 1.0),
+                        List.of(0.0, 0.1, 0.65, 1.0))));
         events.put("kv-cache-event", new KvCacheEvent("evt-kv-1", AT, 1, "haiku-1", 17, KvEventType.BLOCK_STORED,
                 List.of(111L, 222L), 99L, 16));
         events.put("kv-index-entry", new KvIndexEntry("evt-idx-1", AT, 1, 222L, 111L, List.of("haiku-1", "haiku-2")));

@@ -11,25 +11,27 @@ import java.util.TreeSet;
 
 /**
  * Loads and checks complexity models: a model is usable only when every weight names a known {@link Feature}, its
- * tokenizer encoding exists and its encoder, if any, is one this code has; the built-in model is the resource {@value #DEFAULT_RESOURCE}.
+ * tokenizer encoding exists and its encoder, if any, is one this code has; the built-in (default) model is the resource
+ * {@value #DEFAULT_RESOURCE}.
  */
 public final class ComplexityModels {
 
-    public static final String DEFAULT_RESOURCE = "/complexity-model-default.json";
-    /** The learned model (lexical features and hashed n-grams, trained by {@code ComplexityExperiment}). */
-    public static final String LEARNED_RESOURCE = "/complexity-model-learned.json";
+    /** The default: the learned model (lexical features, hashed n-grams and a score map; {@code ComplexityExperiment}). */
+    public static final String DEFAULT_RESOURCE = "/complexity-model-learned.json";
+    /** The lexical model (named features only; {@code TrainComplexityModel}), the learned model's base. */
+    public static final String LEXICAL_RESOURCE = "/complexity-model-lexical.json";
 
     private ComplexityModels() {
     }
 
-    /** The built-in model shipped in routing-core. */
+    /** The built-in (default) model shipped in routing-core: the learned model. */
     public static ComplexityModel builtIn() {
         return resource(DEFAULT_RESOURCE);
     }
 
-    /** The learned model shipped in routing-core, ready to upload (not the default yet: see README, limits). */
-    public static ComplexityModel learned() {
-        return resource(LEARNED_RESOURCE);
+    /** The lexical model shipped in routing-core (named features only), ready to upload. */
+    public static ComplexityModel lexical() {
+        return resource(LEXICAL_RESOURCE);
     }
 
     private static ComplexityModel resource(String name) {

@@ -10,7 +10,8 @@ import java.util.Objects;
 
 /**
  * Scores how much model a conversation needs: σ(intercept + Σ weight × feature over the {@link Feature}s + the
- * model's n-gram weights · the newest user turn's {@link HashedNgrams}), then the {@link VagueBand} rule; immutable and
+ * model's n-gram weights · the newest user turn's {@link HashedNgrams}), through the model's score map if it has one,
+ * then the {@link VagueBand} rule; immutable and
  * thread-safe, so a new model is swapped in by building a new scorer.
  */
 public final class ComplexityScorer {
@@ -81,7 +82,7 @@ public final class ComplexityScorer {
             drivers.add(new Contribution(NGRAMS_DRIVER, part, 1.0));
         }
         drivers.sort(Comparator.comparingDouble((Contribution c) -> -Math.abs(c.logit())));
-        double modelScore = sigmoid(logit);
+        double modelScore = mapped(sigmoid(logit));
         double score = modelScore;
         List<String> rules = List.of();
         if (VagueBand.applies(values[Feature.VAGUE.ordinal()])) {
@@ -118,12 +119,18 @@ public final class ComplexityScorer {
         if (values.length != Feature.COUNT) {
             throw new IllegalArgumentException("expected " + Feature.COUNT + " feature values, got " + values.length);
         }
-        double logit = intercept + ngramLogit;
+        double logit = intercept;
         for (int i = 0; i < values.length; i++) {
             logit += values[i] * weights[i];
         }
-        double score = sigmoid(logit);
+        logit += ngramLogit; // in the order score(…) adds them, so both give the same double
+        double score = mapped(sigmoid(logit));
         return VagueBand.applies(values[Feature.VAGUE.ordinal()]) ? VagueBand.apply(score) : score;
+    }
+
+    /** The model's score map applied to its logistic output (the output itself when the model has none). */
+    private double mapped(double probability) {
+        return model.scoreMap() == null ? probability : model.scoreMap().apply(probability);
     }
 
     /** The feature vector of a conversation, in {@link Feature} order (for training and inspection). */

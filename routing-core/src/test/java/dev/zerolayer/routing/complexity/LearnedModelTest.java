@@ -86,9 +86,11 @@ class LearnedModelTest {
     }
 
     @Test
-    void theShippedLearnedModelLoadsRoundTripsAndIgnoresEmojiAndWhitespace() {
-        ComplexityModel learned = ComplexityModels.learned();
+    void theShippedLearnedModelIsTheDefaultLoadsRoundTripsAndIgnoresEmojiAndWhitespace() {
+        ComplexityModel learned = ComplexityModels.builtIn();
+        assertThat(ComplexityScorer.defaultScorer().model()).isEqualTo(learned);
         assertThat(learned.ngrams()).isNotNull();
+        assertThat(learned.scoreMap()).isNotNull();
         assertThat(learned.ngrams().encoder()).isEqualTo(HashedNgrams.ENCODER);
         assertThat(ComplexityModels.fromJson(EventCodec.encode(learned))).isEqualTo(learned);
         ComplexityScorer scorer = ComplexityScorer.withModel(learned);
