@@ -50,7 +50,8 @@ class EvidenceSmokeIT {
             assumeTrue(Files.isRegularFile(jar), () -> "missing " + jar + "; build first: ./mvnw -B -q install "
                     + "-DskipTests");
         }
-        stack = StackProcess.start(ROOT, freePort(), freePortPair(), "cache-service,complexity-service,fallback-service",
+        stack = StackProcess.start(ROOT, freePort(), freePortPair(),
+                "cache-service,complexity-service,fallback-service,console-service",
                 Map.of("SPRING_APPLICATION_JSON", "{\"zerolayer\":{\"simulator\":{\"latency\":false},\"router\":"
                         + "{\"requests-per-second\":1000000}}}"));
         stack.awaitServes("/v1/messages", FailoverRun.BODY_FOR_TESTS, Map.of("anthropic-routing-priority", "opus"),

@@ -48,7 +48,7 @@ class FullStackIT {
     private static final String FALLBACK = LauncherProcess.serviceUrl("fallback-service");
     private static final String ADMIN_TOKEN = "zla-fullstack-it";
     private static final List<String> JARS = List.of("router-service", "telemetry-service", "complexity-service",
-            "cache-service", "fallback-service", "node-simulator");
+            "cache-service", "fallback-service", "node-simulator", "console-service");
 
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
@@ -194,15 +194,22 @@ class FullStackIT {
                 assertThat(prewarms.toString()).contains(holder);
             });
 
-            // When an operator changes the policy over fallback-service's API (haiku takes complexity up to 0.35)
+            // When an operator changes the policy over fallback-service's API so that the explained prompt's
+            // complexity crosses haiku's bound (down to half of it when haiku served it, else just above it)
             HttpResponse<String> current = http.send(HttpRequest.newBuilder(URI.create(FALLBACK + "/v1/policy"))
                     .build(), HttpResponse.BodyHandlers.ofString());
             assertThat(current.statusCode()).as(current.body()).isEqualTo(200);
             JsonNode before = explain(router);
-            assertThat(before.path("tier").asString("")).isEqualTo("sonnet");
+            String tierBefore = before.path("tier").asString("");
+            assertThat(tierBefore).isIn("haiku", "sonnet");
+            double complexity = before.path("complexity_score").asDouble();
+            String tierAfter = tierBefore.equals("haiku") ? "sonnet" : "haiku";
+            double haikuBound = tierBefore.equals("haiku") ? Math.floor(complexity * 50) / 100
+                    : Math.min(0.59, Math.ceil(complexity * 100 + 1) / 100);
             tools.jackson.databind.node.ObjectNode document =
                     (tools.jackson.databind.node.ObjectNode) EventCodec.mapper().readTree(current.body());
-            ((tools.jackson.databind.node.ObjectNode) document.path("tierTable").get(0)).put("maxComplexity", 0.35);
+            ((tools.jackson.databind.node.ObjectNode) document.path("tierTable").get(0)).put("maxComplexity",
+                    haikuBound);
             HttpResponse<String> changed = http.send(HttpRequest.newBuilder(URI.create(FALLBACK + "/v1/policy"))
                     .header("content-type", "application/json").header("authorization", "Bearer " + ADMIN_TOKEN)
                     .header("if-match", current.headers().firstValue("ETag").orElseThrow())
@@ -213,7 +220,7 @@ class FullStackIT {
 
             // Then within a second the router routes by it, and reports the new version on its health endpoint
             await().atMost(Duration.ofSeconds(1)).pollInterval(Duration.ofMillis(20)).untilAsserted(() ->
-                    assertThat(explain(router).path("tier").asString("")).isEqualTo("haiku"));
+                    assertThat(explain(router).path("tier").asString("")).isEqualTo(tierAfter));
             System.out.printf("policy change visible in routing %d ms after the PUT answered%n",
                     (System.nanoTime() - changedAt) / 1_000_000);
             JsonNode after = explain(router);
@@ -268,7 +275,7 @@ class FullStackIT {
                     assertThat(Files.readString(log)).as(log.toString()).doesNotContain(marker);
                 }
             }
-            for (int port : List.of(routerPort, 18081, 18082, 18083, 18084, 18085)) {
+            for (int port : List.of(routerPort, 18081, 18082, 18083, 18084, 18085, 18086)) {
                 String metrics = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
                         + "/actuator/prometheus")).build(), HttpResponse.BodyHandlers.ofString()).body();
                 assertThat(metrics).as("metrics of port %d", port).isNotEmpty().doesNotContain(marker);
@@ -285,6 +292,25 @@ class FullStackIT {
                     assertThat(published).containsAll(ids);
                 });
             }
+
+            // and the console shows every simulated node and decisions of this run, from the topics alone
+            String console = LauncherProcess.serviceUrl("console-service");
+            HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(console + "/console/")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(page.statusCode()).isEqualTo(200);
+            assertThat(page.body()).contains("ZeroLayer console");
+            int simulated = EventCodec.mapper().readTree(http.send(HttpRequest.newBuilder(URI.create(SIMULATOR
+                    + "/admin/nodes")).build(), HttpResponse.BodyHandlers.ofString()).body()).path("nodes").size();
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+                JsonNode snapshot = EventCodec.mapper().readTree(http.send(HttpRequest.newBuilder(URI.create(console
+                        + "/console/api/snapshot")).build(), HttpResponse.BodyHandlers.ofString()).body());
+                assertThat(snapshot.path("local").asBoolean()).isTrue();
+                assertThat(snapshot.path("fleet").path("nodes").size()).isEqualTo(simulated);
+                Set<String> shown = new HashSet<>();
+                snapshot.path("decisions").forEach(d -> shown.add(d.path("requestId").asString("")));
+                assertThat(shown).containsAnyElementsOf(ids);
+                assertThat(snapshot.path("policy").path("version").asLong()).isPositive();
+            });
         }
     }
 

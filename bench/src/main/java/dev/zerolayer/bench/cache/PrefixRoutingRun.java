@@ -101,7 +101,7 @@ public final class PrefixRoutingRun {
                 env.put("ZEROLAYER_SIMULATOR_HAIKU_KV_BLOCKS", options.getOrDefault("kv-blocks", "0"));
             }
             try (StackProcess stack = StackProcess.start(root, routerPort, kafkaPort,
-                    "complexity-service,fallback-service", env)) {
+                    "complexity-service,fallback-service,console-service", env)) {
                 stack.awaitServes("/v1/messages", "{\"model\":\"claude-sonnet-4-5\",\"max_tokens\":4,\"messages\":"
                         + "[{\"role\":\"user\",\"content\":\"warm up\"}]}", Map.of("anthropic-routing-priority",
                         "sonnet"), Duration.ofSeconds(120));

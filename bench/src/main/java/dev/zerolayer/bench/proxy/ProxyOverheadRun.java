@@ -179,7 +179,7 @@ public final class ProxyOverheadRun {
     static StackProcess startStack(Map<String, String> options, int routerPort) throws Exception {
         StackProcess stack = StackProcess.start(Path.of(options.getOrDefault("root", ".")).toAbsolutePath(),
                 routerPort, Integer.parseInt(options.getOrDefault("kafka-port", "19492")),
-                "cache-service,complexity-service,fallback-service", Map.of("SPRING_APPLICATION_JSON",
+                "cache-service,complexity-service,fallback-service,console-service", Map.of("SPRING_APPLICATION_JSON",
                         "{\"zerolayer\":{\"simulator\":{\"latency\":false},\"router\":{\"requests-per-second\":"
                                 + "1000000}}}"));
         try {

@@ -69,7 +69,7 @@ public final class TtftLiveRun {
                 + "|---|---|---|---|---|---|---|---|---|%n", rate, seconds, maxTokens, promptWords));
         Map<String, String> env = Map.of("SPRING_APPLICATION_JSON",
                 "{\"zerolayer\":{\"router\":{\"requests-per-second\":1000000}}}");
-        try (StackProcess stack = StackProcess.start(root, routerPort, kafkaPort, "complexity-service", env)) {
+        try (StackProcess stack = StackProcess.start(root, routerPort, kafkaPort, "complexity-service,console-service", env)) {
             HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
             stack.awaitServes("/v1/messages", body(prompt(new SplittableRandom(1), 2), 4), Map.of(),
                     Duration.ofSeconds(120));

@@ -41,17 +41,18 @@ public final class Topics {
     public static final String CACHE = "cache-service";
     public static final String FALLBACK = "fallback-service";
     public static final String SIMULATOR = "node-simulator";
+    public static final String CONSOLE = "console-service";
 
     private static final Duration WEEK = Duration.ofDays(7);
 
     public static final TopicSpec<RoutingDecision> ROUTER_DECISIONS_TOPIC = new TopicSpec<>(ROUTER_DECISIONS,
-            "request id", RoutingDecision.class, ROUTER, List.of(TELEMETRY, COMPLEXITY, CACHE, FALLBACK),
+            "request id", RoutingDecision.class, ROUTER, List.of(TELEMETRY, COMPLEXITY, CACHE, FALLBACK, CONSOLE),
             CleanupPolicy.DELETE, 6, WEEK);
     public static final TopicSpec<NodeTelemetry> TELEMETRY_SAMPLES_TOPIC = new TopicSpec<>(TELEMETRY_SAMPLES,
-            "node id", NodeTelemetry.class, SIMULATOR, List.of(TELEMETRY), CleanupPolicy.DELETE, 6,
+            "node id", NodeTelemetry.class, SIMULATOR, List.of(TELEMETRY, CONSOLE), CleanupPolicy.DELETE, 6,
             Duration.ofHours(6));
     public static final TopicSpec<NodeHealth> TELEMETRY_NODE_HEALTH_TOPIC = new TopicSpec<>(TELEMETRY_NODE_HEALTH,
-            "node id", NodeHealth.class, TELEMETRY, List.of(ROUTER, CACHE), CleanupPolicy.COMPACT, 3, WEEK);
+            "node id", NodeHealth.class, TELEMETRY, List.of(ROUTER, CACHE, CONSOLE), CleanupPolicy.COMPACT, 3, WEEK);
     public static final TopicSpec<ComplexityModel> COMPLEXITY_MODEL_TOPIC = new TopicSpec<>(COMPLEXITY_MODEL,
             "\"active\"", ComplexityModel.class, COMPLEXITY, List.of(ROUTER), CleanupPolicy.COMPACT, 1, WEEK);
     public static final TopicSpec<KvCacheEvent> CACHE_KV_EVENTS_TOPIC = new TopicSpec<>(CACHE_KV_EVENTS,
@@ -64,10 +65,10 @@ public final class Topics {
     public static final TopicSpec<PrewarmCommand> CACHE_PREWARM_TOPIC = new TopicSpec<>(CACHE_PREWARM,
             "node id", PrewarmCommand.class, CACHE, List.of(SIMULATOR), CleanupPolicy.DELETE, 3, Duration.ofHours(1));
     public static final TopicSpec<FallbackPolicy> FALLBACK_POLICY_TOPIC = new TopicSpec<>(FALLBACK_POLICY,
-            "\"active\"", FallbackPolicy.class, FALLBACK, List.of(ROUTER, TELEMETRY, COMPLEXITY),
+            "\"active\"", FallbackPolicy.class, FALLBACK, List.of(ROUTER, TELEMETRY, COMPLEXITY, CONSOLE),
             CleanupPolicy.COMPACT, 1, WEEK);
     public static final TopicSpec<FallbackAlert> FALLBACK_ALERTS_TOPIC = new TopicSpec<>(FALLBACK_ALERTS,
-            "scope (tier:NAME or apiKey:ID)", FallbackAlert.class, FALLBACK, List.of(), CleanupPolicy.DELETE, 1,
+            "scope (tier:NAME or apiKey:ID)", FallbackAlert.class, FALLBACK, List.of(CONSOLE), CleanupPolicy.DELETE, 1,
             Duration.ofDays(30));
 
     public static final List<TopicSpec<?>> ALL = List.of(ROUTER_DECISIONS_TOPIC, TELEMETRY_SAMPLES_TOPIC,

@@ -26,7 +26,7 @@ public final class StackArguments {
                                OpenAI's API and play vLLM serving that model (its tokenizer and chat template,
                                sha256_cbor block hashes) and declare it, so the router computes their exact prefixes
               --help           print this help
-            Fixed ports: telemetry 18081, complexity 18082, cache 18083, fallback 18084, simulator 18085.
+            Fixed ports: telemetry 18081, complexity 18082, cache 18083, fallback 18084, simulator 18085, console 18086.
             Exit codes: 0 stopped, 1 a service or the broker failed, 2 a port is in use or a topic has the wrong
             cleanup policy, 64 bad arguments.""";
 

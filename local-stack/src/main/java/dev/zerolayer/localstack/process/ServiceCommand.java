@@ -29,6 +29,7 @@ public final class ServiceCommand {
                 : Arrays.asList(jvmOpts.strip().split("\\s+")));
         command.addAll(List.of("-jar", spec.jar(root).toString(), "--server.port=" + spec.port(),
                 "--zerolayer.parent-pid=" + parentPid));
+        command.addAll(spec.args());
         return List.copyOf(command);
     }
 

@@ -17,7 +17,8 @@ public final class StackServices {
                 ServiceSpec.of("complexity-service", 18082),
                 ServiceSpec.of("cache-service", 18083),
                 ServiceSpec.of("fallback-service", 18084),
-                ServiceSpec.of("node-simulator", 18085));
+                ServiceSpec.of("node-simulator", 18085),
+                ServiceSpec.of("console-service", 18086).withArgs("--zerolayer.console.local=true"));
     }
 
     /** The full stack without the {@code skip}ped modules; naming a module that is not part of it is a usage error. */
