@@ -197,7 +197,7 @@ public final class ComplexityExperiment {
         for (int k = 0; k < ruled.length; k++) {
             ruled[k] = !unmappedScorer.score(anchors.all().get(k).conversation()).rules().isEmpty();
         }
-        ComplexityModel.ScoreMap scoreMap = scoreMap(anchors, unmappedAnchorScores, ruled);
+        ComplexityModel.ScoreMap scoreMap = ScoreMaps.scoreMap(anchors, unmappedAnchorScores, ruled);
         String version = String.format(Locale.ROOT, "cx-ngrams-2.b%d-a%d-l%s-m%d", bits, augment,
                 Double.toString(l2).replace("E", "e"), scoreMap.from().size());
         ComplexityModel model = new ComplexityModel(version, unmapped.occurredAt(), 1, version,
@@ -225,7 +225,7 @@ public final class ComplexityExperiment {
                 absError));
         byCategory.forEach((category, acc) -> report.append(String.format(Locale.ROOT, "| %s | %.2f | %.3f |%n",
                 category, acc[0] / acc[2], acc[1] / acc[2])));
-        report.append(monotoneMap(anchors, unmappedAnchorScores, ruled));
+        report.append(ScoreMaps.heldOut(anchors, unmappedAnchorScores, ruled));
         report.append("\n").append(robustness(rows, training, gap, difficulty, ngrams, l2, epochs,
                 Map.of("learned model " + model.modelVersion() + " (as served, int8 buckets)",
                         p -> served.scoreValue(Conversation.ofUser(p)))));
@@ -245,263 +245,12 @@ public final class ComplexityExperiment {
         System.out.println(report);
     }
 
-    /**
-     * The learned model's form: σ(intercept + ngramWeight × n-gram regression + lexicalWeight × lexical logit +
-     * easyWeight × easy-traffic logit). The first three are fitted by logistic regression of "the strong answer is
-     * better" on the out-of-fold regressions. The easy-traffic logit is the lexical model's terms of the features that
-     * mark a simple request (designed direction −1: chit-chat, plain, lookup, summary); the labelled sets hold no such
-     * traffic, so its weight is fitted on the calibration anchors alone. {@code outOfFold} are the scores when the
-     * stacking too is fitted without each fold.
-     */
-    record Learned(double intercept, double ngramWeight, double lexicalWeight, double easyWeight,
-            double[] outOfFold) {
-
-        static Learned stack(List<Row> rows, double[] regression, double[] lexicalLogit, double[] easyLogit,
-                double[] gap, int[] fold, double[][] anchorInputs, double[] anchorEasy, double[] anchorTargets,
-                double anchorWeight) {
-            double[] outOfFold = new double[rows.size()];
-            for (int f = 0; f < FOLDS; f++) {
-                double[] fitted = stackFit(regression, lexicalLogit, gap, fold, f, anchorInputs, anchorTargets,
-                        anchorWeight);
-                double easy = easyFit(fitted, anchorInputs, anchorEasy, anchorTargets);
-                for (int i = 0; i < rows.size(); i++) {
-                    if (fold[i] == f) {
-                        outOfFold[i] = LogisticFit.sigmoid(fitted[0] + fitted[1] * regression[i]
-                                + fitted[2] * lexicalLogit[i] + easy * easyLogit[i]);
-                    }
-                }
-            }
-            double[] all = stackFit(regression, lexicalLogit, gap, fold, -1, anchorInputs, anchorTargets,
-                    anchorWeight);
-            return new Learned(all[0], all[1], all[2], easyFit(all, anchorInputs, anchorEasy, anchorTargets),
-                    outOfFold);
-        }
-
-        /**
-         * The weight of the easy-traffic logit relative to the stacked logit that best ranks the anchors: a logistic
-         * fit σ(α + β × stacked logit + δ × easy-traffic logit) to the anchors' bands as soft targets gives δ / β (at
-         * least 0); the score map then puts the result on the bands' scale.
-         */
-        private static double easyFit(double[] fitted, double[][] anchorInputs, double[] anchorEasy,
-                double[] anchorTargets) {
-            int n = anchorInputs.length;
-            double[] stacked = new double[n];
-            for (int k = 0; k < n; k++) {
-                stacked[k] = fitted[0] + fitted[1] * anchorInputs[k][0] + fitted[2] * anchorInputs[k][1];
-            }
-            double[] w = new double[3];
-            for (int iteration = 0; iteration < 20_000; iteration++) {
-                double[] gradient = new double[3];
-                for (int k = 0; k < n; k++) {
-                    double error = (LogisticFit.sigmoid(w[0] + w[1] * stacked[k] + w[2] * anchorEasy[k])
-                            - anchorTargets[k]) / n;
-                    gradient[0] += error;
-                    gradient[1] += error * stacked[k];
-                    gradient[2] += error * anchorEasy[k];
-                }
-                for (int j = 0; j < 3; j++) {
-                    w[j] -= 0.5 * gradient[j];
-                }
-            }
-            return w[1] <= 0 ? 0 : Math.max(0, w[2] / w[1]);
-        }
-
-        /** Intercept and two weights by gradient descent on the weighted cross-entropy (soft targets allowed). */
-        private static double[] stackFit(double[] regression, double[] lexicalLogit, double[] gap, int[] fold,
-                int without, double[][] anchorInputs, double[] anchorTargets, double anchorWeight) {
-            List<double[]> x = new ArrayList<>();
-            List<double[]> targetAndWeight = new ArrayList<>();
-            int labelled = 0;
-            for (int i = 0; i < regression.length; i++) {
-                labelled += fold[i] != without ? 1 : 0;
-            }
-            for (int i = 0; i < regression.length; i++) {
-                if (fold[i] != without) {
-                    x.add(new double[] {regression[i], lexicalLogit[i]});
-                    targetAndWeight.add(new double[] {gap[i] > 0 ? 1 : 0, 1.0 / labelled});
-                }
-            }
-            for (int k = 0; anchorWeight > 0 && k < anchorInputs.length; k++) {
-                x.add(anchorInputs[k]);
-                targetAndWeight.add(new double[] {anchorTargets[k], anchorWeight / anchorInputs.length});
-            }
-            double[] mean = new double[2];
-            double[] sd = new double[2];
-            for (double[] row : x) {
-                for (int j = 0; j < 2; j++) {
-                    mean[j] += row[j] / x.size();
-                }
-            }
-            for (double[] row : x) {
-                for (int j = 0; j < 2; j++) {
-                    sd[j] += (row[j] - mean[j]) * (row[j] - mean[j]) / x.size();
-                }
-            }
-            for (int j = 0; j < 2; j++) {
-                sd[j] = Math.sqrt(sd[j]) + 1e-12;
-            }
-            double total = 0;
-            for (double[] tw : targetAndWeight) {
-                total += tw[1];
-            }
-            double[] w = new double[3];
-            for (int iteration = 0; iteration < 4_000; iteration++) {
-                double[] gradient = new double[3];
-                for (int i = 0; i < x.size(); i++) {
-                    double z0 = (x.get(i)[0] - mean[0]) / sd[0];
-                    double z1 = (x.get(i)[1] - mean[1]) / sd[1];
-                    double error = (LogisticFit.sigmoid(w[0] + w[1] * z0 + w[2] * z1) - targetAndWeight.get(i)[0])
-                            * targetAndWeight.get(i)[1] / total;
-                    gradient[0] += error;
-                    gradient[1] += error * z0;
-                    gradient[2] += error * z1;
-                }
-                for (int j = 0; j < 3; j++) {
-                    w[j] -= 2.0 * gradient[j];
-                }
-            }
-            double b = w[1] / sd[0];
-            double c = w[2] / sd[1];
-            return new double[] {w[0] - b * mean[0] - c * mean[1], b, c};
-        }
-
-        /** The served model: the lexical weights and the n-gram buckets scaled by the stacking, one intercept. */
-        ComplexityModel model(double[] ngramFit, int bits, ComplexityModel lexical, String version) {
-            int dimension = ngramFit.length - 1;
-            double[] buckets = new double[dimension];
-            for (int k = 0; k < dimension; k++) {
-                buckets[k] = ngramWeight * ngramFit[k];
-            }
-            Map<String, Double> weights = new LinkedHashMap<>();
-            lexical.weights().forEach((feature, weight) -> weights.put(feature, (easy(feature)
-                    ? lexicalWeight + easyWeight : lexicalWeight) * weight));
-            double combined = intercept + ngramWeight * ngramFit[dimension] + lexicalWeight * lexical.intercept();
-            return new ComplexityModel(version, java.time.Instant.parse("2026-12-02T00:00:00Z"), 1, version,
-                    lexical.tokenizerEncoding(), combined, weights,
-                    ComplexityModel.Ngrams.quantised(HashedNgrams.ENCODER, bits, buckets));
-        }
-    }
-
-    /**
-     * A monotone map of the score onto the seed's bands (isotonic regression of the anchors' bands on their scores,
-     * interpolated between blocks): it keeps every ranking, so APGR is unchanged. How many anchors it puts within ±0.1
-     * of their band, fitted on four fifths of the anchors and counted on the rest (seeded, 5 folds).
-     */
-    static String monotoneMap(Anchors anchors, double[] scores, boolean[] ruled) {
-        int n = scores.length;
-        List<Integer> order = new ArrayList<>();
-        for (int k = 0; k < n; k++) {
-            order.add(k);
-        }
-        Collections.shuffle(order, new Random(SEED));
-        int within = 0;
-        int counted = 0;
-        double absError = 0;
-        Map<String, double[]> byCategory = new LinkedHashMap<>();
-        for (int f = 0; f < FOLDS; f++) {
-            List<double[]> train = new ArrayList<>();
-            for (int k = 0; k < n; k++) {
-                if (k % FOLDS != f && !ruled[order.get(k)]) {
-                    int a = order.get(k);
-                    train.add(new double[] {scores[a], anchors.all().get(a).target()});
-                }
-            }
-            double[][] knots = isotonic(train);
-            for (int k = f; k < n; k += FOLDS) {
-                int a = order.get(k);
-                if (ruled[a]) {
-                    continue;
-                }
-                double mapped = interpolate(knots, scores[a]);
-                double target = anchors.all().get(a).target();
-                within += Math.abs(mapped - target) <= 0.1 ? 1 : 0;
-                absError += Math.abs(mapped - target);
-                counted++;
-                double[] acc = byCategory.computeIfAbsent(anchors.all().get(a).category(), c -> new double[3]);
-                acc[0] += target;
-                acc[1] += mapped;
-                acc[2]++;
-            }
-        }
-        StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "%nWith a monotone map fitted on the anchors "
-                + "(5-fold over the anchors; the vague rule's anchors left to the rule): within ±0.1 of the band %d of "
-                + "%d; mean |score − band| %.3f.%n%n| category | band | mean mapped score |%n|---|---|---|%n", within,
-                counted, absError / counted));
-        byCategory.forEach((category, acc) -> out.append(String.format(Locale.ROOT, "| %s | %.2f | %.3f |%n",
-                category, acc[0] / acc[2], acc[1] / acc[2])));
-        return out.toString();
-    }
-
-    /**
-     * The served score map: the isotonic fit of the anchors' bands on their scores (all anchors), pinned at (0, 0) and
-     * (1, 1) so that the map rises across the whole range and keeps every ranking.
-     */
-    static ComplexityModel.ScoreMap scoreMap(Anchors anchors, double[] scores, boolean[] ruled) {
-        List<double[]> pairs = new ArrayList<>();
-        for (int k = 0; k < scores.length; k++) {
-            if (!ruled[k]) {
-                pairs.add(new double[] {scores[k], anchors.all().get(k).target()});
-            }
-        }
-        List<Double> from = new ArrayList<>(List.of(0.0));
-        List<Double> to = new ArrayList<>(List.of(0.0));
-        for (double[] knot : isotonic(pairs)) {
-            double x = Math.round(knot[0] * 1e6) / 1e6;
-            double y = Math.round(knot[1] * 1e6) / 1e6;
-            if (x > from.get(from.size() - 1) && x < 1 && y > to.get(to.size() - 1)
-                    && from.size() < ComplexityModel.ScoreMap.MAX_KNOTS - 1) {
-                from.add(x);
-                to.add(y);
-            }
-        }
-        from.add(1.0);
-        to.add(1.0);
-        return new ComplexityModel.ScoreMap(from, to);
-    }
-
-    /** Pool-adjacent-violators on (score, target) pairs: knots (mean score, mean target) of non-decreasing blocks. */
-    static double[][] isotonic(List<double[]> pairs) {
-        List<double[]> sorted = new ArrayList<>(pairs);
-        sorted.sort(java.util.Comparator.comparingDouble(p -> p[0]));
-        List<double[]> blocks = new ArrayList<>(); // sum score, sum target, count
-        for (double[] p : sorted) {
-            blocks.add(new double[] {p[0], p[1], 1});
-            while (blocks.size() > 1) {
-                double[] last = blocks.get(blocks.size() - 1);
-                double[] before = blocks.get(blocks.size() - 2);
-                if (before[1] / before[2] <= last[1] / last[2]) {
-                    break;
-                }
-                before[0] += last[0];
-                before[1] += last[1];
-                before[2] += last[2];
-                blocks.remove(blocks.size() - 1);
-            }
-        }
-        return blocks.stream().map(b -> new double[] {b[0] / b[2], b[1] / b[2]}).toArray(double[][]::new);
-    }
-
-    /** The knots' piecewise-linear function at {@code x}, flat beyond the first and last knot. */
-    static double interpolate(double[][] knots, double x) {
-        if (x <= knots[0][0]) {
-            return knots[0][1];
-        }
-        for (int k = 1; k < knots.length; k++) {
-            if (x <= knots[k][0]) {
-                double t = (x - knots[k - 1][0]) / Math.max(1e-12, knots[k][0] - knots[k - 1][0]);
-                return knots[k - 1][1] + t * (knots[k][1] - knots[k - 1][1]);
-            }
-        }
-        return knots[knots.length - 1][1];
-    }
-
     /** The text of the newest user turn (empty when none), which the n-gram part reads. */
     static String newestUserText(Conversation conversation) {
         int latest = conversation.latestUserIndex();
         return latest < 0 ? "" : conversation.turns().get(latest).text();
     }
 
-    /** The lexical model's logit (before the sigmoid and the vague rule). */
     /** Whether a feature marks a simple request (designed direction −1: chit-chat, plain, lookup, summary). */
     static boolean easy(String featureId) {
         return Feature.byId(featureId).orElseThrow().direction() < 0;
@@ -518,6 +267,7 @@ public final class ComplexityExperiment {
         return logit;
     }
 
+    /** The lexical model's logit (before the sigmoid and the vague rule). */
     static double lexicalLogit(ComplexityScorer lexical, Conversation conversation) {
         double[] features = ComplexityScorer.features(conversation);
         List<String> ids = ComplexityScorer.featureIds();
