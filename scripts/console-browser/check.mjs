@@ -86,7 +86,8 @@ try {
   await row.getByTestId('inject-fault').click();
   await page.locator(`[data-testid="node-row"][data-node="${victim}"][data-state="UNAVAILABLE"]`)
     .waitFor({ timeout: 30_000 });
-  step(`${victim} is UNAVAILABLE in the fleet table`);
+  await row.locator('.fault-list').filter({ hasText: 'sm_saturation' }).waitFor({ timeout: 30_000 });
+  step(`${victim} is UNAVAILABLE in the fleet table, its fault listed`);
 
   step('waiting for the newest 10 decisions to avoid it');
   await page.waitForFunction((node) => {
@@ -102,12 +103,17 @@ try {
   step('opening one decision\'s detail');
   await page.locator('[data-testid="decision-row"]').first().click();
   await page.getByTestId('decision-detail').waitFor({ state: 'visible', timeout: 10_000 });
+  await page.getByTestId('candidate-table').waitFor({ state: 'visible', timeout: 10_000 });
+  const candidates = await page.getByTestId('candidate-row').count();
+  if (candidates < 1) throw new Error('the decision detail lists no candidates');
+  step(`the decision's detail lists ${candidates} candidates with their terms`);
   await page.getByTestId('decision-detail').screenshot({ path: `${shots}/console-decision.png` });
 
   step(`clearing ${victim}'s faults`);
   await row.getByTestId('clear-faults').click();
   await page.locator(`[data-testid="node-row"][data-node="${victim}"]:not([data-state="UNAVAILABLE"])`)
     .waitFor({ timeout: 60_000 });
+  await row.locator('.fault-list').filter({ hasText: 'none' }).waitFor({ timeout: 30_000 });
   step(`passed: ${sent} requests sent meanwhile, ${failed} not answered 200; screenshots in ${shots}`);
   if (failed > 0) {
     throw new Error(`${failed} of ${sent} requests were not answered 200 while a node was faulted`);

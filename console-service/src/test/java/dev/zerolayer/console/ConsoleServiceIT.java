@@ -9,6 +9,7 @@ import dev.zerolayer.contracts.event.EventChecks;
 import dev.zerolayer.contracts.fallback.FallbackAlert;
 import dev.zerolayer.contracts.fallback.FallbackPolicy;
 import dev.zerolayer.contracts.fallback.PolicyDocument;
+import dev.zerolayer.contracts.router.CandidateScore;
 import dev.zerolayer.contracts.router.DecisionStatus;
 import dev.zerolayer.contracts.router.RoutingDecision;
 import dev.zerolayer.contracts.telemetry.NodeHealth;
@@ -44,7 +45,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
 
 /**
- * console-service against the real broker and over real HTTP: the fleet joins health records with GPU samples, the
+ * console-service against the real broker and over real HTTP: the fleet joins health records with GPU samples and
+ * (local mode) the simulator's active faults, the
  * decision stream, alerts and policy come from their topics, live events arrive over SSE, and admin actions reach
  * their owner (a real HTTP server standing in for fallback-service and the simulator) with the caller's token and
  * If-Match, its answer unchanged; an owner that cannot be reached is a 502 in the API's error shape.
@@ -74,10 +76,16 @@ class ConsoleServiceIT {
             call.put("body", new String(body, StandardCharsets.UTF_8));
             call.put("authorization", String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
             call.put("ifMatch", String.valueOf(exchange.getRequestHeaders().getFirst("If-Match")));
-            ownerCalls.add(call);
+            if (!exchange.getRequestURI().getPath().equals("/admin/nodes")) {
+                ownerCalls.add(call); // the fault poll of local mode is not an admin action
+            }
             boolean admin = "Bearer it-token".equals(call.get("authorization"));
-            byte[] answer = exchange.getRequestMethod().equals("GET") && exchange.getRequestURI().getPath()
-                    .equals("/v1/policy") ? "{\"tierTable\":[]}".getBytes(StandardCharsets.UTF_8)
+            String path = exchange.getRequestURI().getPath();
+            boolean get = exchange.getRequestMethod().equals("GET");
+            byte[] answer = get && path.equals("/v1/policy") ? "{\"tierTable\":[]}".getBytes(StandardCharsets.UTF_8)
+                    : get && path.equals("/admin/nodes") ? ("{\"nodes\":[{\"id\":\"console-b\",\"faults\":"
+                            + "[{\"type\":\"sm_saturation\"}]},{\"id\":\"console-a\",\"faults\":[]}]}")
+                            .getBytes(StandardCharsets.UTF_8)
                     : admin ? "{\"ok\":true}".getBytes(StandardCharsets.UTF_8)
                     : "{\"type\":\"error\",\"error\":{\"type\":\"authentication_error\",\"message\":\"admin token\"}}"
                             .getBytes(StandardCharsets.UTF_8);
@@ -136,8 +144,15 @@ class ConsoleServiceIT {
             assertThat(nodes.get(1).path("smActive").asDouble()).isEqualTo(0.99);
             assertThat(nodes.get(1).path("framebufferTotalMiB").asLong()).isEqualTo(40_000);
             assertThat(nodes.get(0).path("smActive").isNull()).isTrue();
+            assertThat(nodes.get(1).path("faults").toString()).isEqualTo("[\"sm_saturation\"]");
+            assertThat(nodes.get(0).path("faults").size()).isZero();
             assertThat(snapshot.path("decisions").size()).isPositive();
             assertThat(snapshot.path("decisions").get(0).path("tier").asString()).isEqualTo("sonnet");
+            JsonNode candidates = snapshot.path("decisions").get(0).path("candidates");
+            assertThat(candidates.size()).isEqualTo(2);
+            assertThat(candidates.get(0).path("eligible").asBoolean()).isTrue();
+            assertThat(candidates.get(0).path("weightedTerms").path("load").asDouble()).isEqualTo(0.3);
+            assertThat(candidates.get(1).path("excludedBecause").asString()).isEqualTo("state UNAVAILABLE");
             assertThat(snapshot.path("alerts").get(0).path("status").asString()).isEqualTo("FIRING");
             assertThat(snapshot.path("policy").path("version").asLong()).isEqualTo(4);
             assertThat(snapshot.path("series").path("buckets").size()).isPositive();
@@ -254,6 +269,10 @@ class ConsoleServiceIT {
                 .tier("sonnet").cluster("sonnet-a100").node("console-a").nodesTried(List.of("console-a"))
                 .tokenCount(120).complexityScore(0.5).policyVersion(4).rulesFired(List.of("tier_table"))
                 .routeTimeMicros(180).ttfbMillis(95).totalLatencyMillis(400).status(DecisionStatus.OK)
-                .httpStatus(200).build();
+                .httpStatus(200).candidates(List.of(new CandidateScore("console-a", "sonnet", "sonnet-a100", null, 0.7,
+                        Map.of("load", 0.6, "health", 1.0), Map.of("load", 0.3, "health", 0.4)),
+                        new CandidateScore("console-b", "sonnet", "sonnet-a100", "state UNAVAILABLE", 0, Map.of(),
+                                Map.of())))
+                .build();
     }
 }

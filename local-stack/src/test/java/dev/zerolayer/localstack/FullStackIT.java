@@ -309,6 +309,16 @@ class FullStackIT {
                 Set<String> shown = new HashSet<>();
                 snapshot.path("decisions").forEach(d -> shown.add(d.path("requestId").asString("")));
                 assertThat(shown).containsAnyElementsOf(ids);
+                // a served decision carries every candidate the router weighed, the served node among them with terms
+                boolean weighed = false;
+                for (JsonNode d : snapshot.path("decisions")) {
+                    for (JsonNode c : d.path("candidates")) {
+                        weighed |= "OK".equals(d.path("status").asString("")) && c.path("eligible").asBoolean()
+                                && c.path("node").asString("").equals(d.path("node").asString("-"))
+                                && c.path("terms").size() > 0;
+                    }
+                }
+                assertThat(weighed).as("a served decision lists its node among the weighed candidates").isTrue();
                 assertThat(snapshot.path("policy").path("version").asLong()).isPositive();
             });
         }

@@ -3,6 +3,7 @@ package dev.zerolayer.console.config;
 import dev.zerolayer.console.admin.AdminProxy;
 import dev.zerolayer.console.decisions.DecisionLog;
 import dev.zerolayer.console.fleet.Fleet;
+import dev.zerolayer.console.fleet.SimulatorFaults;
 import dev.zerolayer.console.live.LiveEvents;
 import dev.zerolayer.console.live.LiveFeed;
 import dev.zerolayer.contracts.fallback.FallbackAlert;
@@ -13,13 +14,20 @@ import dev.zerolayer.platform.events.DeadLetters;
 import dev.zerolayer.platform.events.EventReader;
 import dev.zerolayer.platform.view.CompactedView;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.cloud.stream.function.StreamBridge;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.reactive.function.client.WebClient;
 
-/** The console's beans: the topic readers (bound in application.yml), the live feed and the admin proxy. */
+/**
+ * The console's beans: the topic readers (bound in application.yml), the simulator's faults in local mode, the live
+ * feed and the admin proxy.
+ */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(ConsoleProperties.class)
 public class ConsoleConfiguration {
@@ -41,8 +49,17 @@ public class ConsoleConfiguration {
     }
 
     @Bean
-    Fleet telemetrySamples(CompactedView<NodeHealth> nodeHealth, EventReader reader, StreamBridge bridge) {
-        return new Fleet(nodeHealth, reader, new DeadLetters(bridge, Topics.CONSOLE));
+    Fleet telemetrySamples(CompactedView<NodeHealth> nodeHealth, ObjectProvider<SimulatorFaults> simulatorFaults,
+            EventReader reader, StreamBridge bridge) {
+        SimulatorFaults faults = simulatorFaults.getIfAvailable();
+        return new Fleet(nodeHealth, faults == null ? node -> List.of() : faults::of, reader,
+                new DeadLetters(bridge, Topics.CONSOLE));
+    }
+
+    @Bean
+    @ConditionalOnBooleanProperty("zerolayer.console.local")
+    SimulatorFaults simulatorFaults(ConsoleProperties properties) {
+        return new SimulatorFaults(WebClient.builder(), properties.simulatorUrl(), Duration.ofSeconds(2));
     }
 
     @Bean

@@ -1,12 +1,14 @@
 package dev.zerolayer.console.decisions;
 
+import dev.zerolayer.contracts.router.CandidateScore;
 import dev.zerolayer.contracts.router.RoutingDecision;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
- * One routing decision as the console lists it: ids, where it went and why, and how long it took; never prompt text
- * (the topic holds none). {@code candidates} is null: decisions are recorded without their candidates' terms.
+ * One routing decision as the console lists it: ids, where it went and why, how long it took, and every candidate the
+ * decision weighed with its terms (null for a record written without them); never prompt text (the topic holds none).
  */
 public record DecisionRow(
         String requestId,
@@ -30,12 +32,23 @@ public record DecisionRow(
         String status,
         int httpStatus,
         long policyVersion,
-        List<Object> candidates) {
+        List<Candidate> candidates) {
+
+    /** One weighed node: eligible or why not, its score and each scorer's term, raw and weighted. */
+    public record Candidate(String node, String tier, String cluster, boolean eligible, String excludedBecause,
+            double score, Map<String, Double> terms, Map<String, Double> weightedTerms) {
+
+        static Candidate of(CandidateScore c) {
+            return new Candidate(c.node(), c.tier(), c.cluster(), c.eligible(), c.excludedBecause(), c.score(),
+                    c.terms(), c.weightedTerms());
+        }
+    }
 
     static DecisionRow of(RoutingDecision d) {
         return new DecisionRow(d.requestId(), d.occurredAt(), d.apiKeyId(), d.clientApi(), d.streaming(), d.tier(),
                 d.cluster(), d.node(), d.nodesTried(), d.fallbackTriggered(), d.fallbackReason(), d.rulesFired(),
                 d.complexityScore(), d.tokenCount(), d.cacheHit(), d.routeTimeMicros(), d.ttfbMillis(),
-                d.totalLatencyMillis(), d.status().name(), d.httpStatus(), d.policyVersion(), null);
+                d.totalLatencyMillis(), d.status().name(), d.httpStatus(), d.policyVersion(),
+                d.candidates().isEmpty() ? null : d.candidates().stream().map(Candidate::of).toList());
     }
 }

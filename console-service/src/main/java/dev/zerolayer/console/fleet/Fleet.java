@@ -17,17 +17,22 @@ import org.springframework.messaging.Message;
 
 /**
  * The fleet as the console shows it: every node of {@code telemetry.node-health.v1} (a compacted view) joined with the
- * latest {@code telemetry.samples.v1} sample of its GPU; reads the samples in batches.
+ * latest {@code telemetry.samples.v1} sample of its GPU and, in local mode, its active simulator faults; reads the
+ * samples in batches.
  */
 public final class Fleet implements Consumer<Message<List<byte[]>>> {
 
     private final CompactedView<NodeHealth> health;
+    private final java.util.function.Function<String, List<String>> faults;
     private final EventReader reader;
     private final DeadLetters deadLetters;
     private final Map<String, TelemetrySample> latestSamples = new ConcurrentHashMap<>();
 
-    public Fleet(CompactedView<NodeHealth> health, EventReader reader, DeadLetters deadLetters) {
+    /** {@code faults}: a node's active simulator faults (local mode; none otherwise). */
+    public Fleet(CompactedView<NodeHealth> health, java.util.function.Function<String, List<String>> faults,
+            EventReader reader, DeadLetters deadLetters) {
         this.health = health;
+        this.faults = faults;
         this.reader = reader;
         this.deadLetters = deadLetters;
     }
@@ -62,6 +67,6 @@ public final class Fleet implements Consumer<Message<List<byte[]>>> {
                 node.kvCacheUsage(), sample == null ? null : sample.smActive(),
                 sample == null ? null : sample.framebufferUsedMiB(),
                 sample == null ? null : sample.framebufferUsedMiB() + sample.framebufferFreeMiB(),
-                node.lastSampleAgeMs(), List.of());
+                node.lastSampleAgeMs(), faults.apply(node.nodeId()));
     }
 }

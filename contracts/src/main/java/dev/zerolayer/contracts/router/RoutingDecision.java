@@ -21,6 +21,8 @@ import java.util.List;
  * @param prefixBlockHashes the prompt's chained block hashes (what was sent where, for approximate cache tracking)
  * @param recoveries       streams broken mid-way and what the router did about each (continued, closed, not
  *                         continued), in order; empty in a record written before it existed
+ * @param candidates       every node the decision weighed in the clusters it considered, with each scorer's term
+ *                         (what {@code /v1/route/explain} shows); empty in a record written before it existed
  */
 public record RoutingDecision(
         String eventId,
@@ -54,7 +56,10 @@ public record RoutingDecision(
         int outputTokens,
         DecisionStatus status,
         int httpStatus,
-        @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) List<Recovery> recoveries)
+        @JacksonInject(value = "recoveries", useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE)
+        List<Recovery> recoveries,
+        @JacksonInject(value = "candidates", useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE)
+        List<CandidateScore> candidates)
         implements Event {
 
     public static final int SCHEMA_VERSION = 1;
@@ -68,6 +73,7 @@ public record RoutingDecision(
         rulesFired = rulesFired == null ? List.of() : List.copyOf(rulesFired);
         prefixBlockHashes = prefixBlockHashes == null ? List.of() : List.copyOf(prefixBlockHashes);
         recoveries = recoveries == null ? List.of() : List.copyOf(recoveries);
+        candidates = candidates == null ? List.of() : List.copyOf(candidates);
         nonNegative(tokenCount, "tokenCount");
         nonNegative(routeTimeMicros, "routeTimeMicros");
     }
@@ -117,6 +123,7 @@ public record RoutingDecision(
         builder.status = status;
         builder.httpStatus = httpStatus;
         builder.recoveries = recoveries;
+        builder.candidates = candidates;
         return builder;
     }
 
@@ -158,6 +165,7 @@ public record RoutingDecision(
         private DecisionStatus status;
         private int httpStatus;
         private List<Recovery> recoveries = List.of();
+        private List<CandidateScore> candidates = List.of();
 
         private Builder() {
         }
@@ -322,12 +330,17 @@ public record RoutingDecision(
             return this;
         }
 
+        public Builder candidates(List<CandidateScore> candidates) {
+            this.candidates = candidates;
+            return this;
+        }
+
         public RoutingDecision build() {
             return new RoutingDecision(eventId, occurredAt, schemaVersion, requestId, sessionHash, apiKeyId, clientApi,
                     requestedModel, streaming, tier, cluster, node, nodesTried, tokenCount, complexityScore,
                     complexityModelVersion, policyVersion, rulesFired, fallbackTriggered, fallbackReason, warning,
                     cacheHit, prefixBlockHashes, routeTimeMicros, ttfbMillis, chunkIntervalVarianceMs2,
-                    totalLatencyMillis, inputTokens, outputTokens, status, httpStatus, recoveries);
+                    totalLatencyMillis, inputTokens, outputTokens, status, httpStatus, recoveries, candidates);
         }
     }
 }

@@ -11,6 +11,7 @@ import dev.zerolayer.router.dispatch.DispatchTrace;
 import dev.zerolayer.router.events.DecisionPublisher;
 import dev.zerolayer.router.tracing.RequestTracing;
 import dev.zerolayer.routing.decision.RouteDecision;
+import dev.zerolayer.routing.decision.ScoredCandidate;
 import java.time.Instant;
 import java.util.Locale;
 import org.slf4j.Logger;
@@ -129,7 +130,8 @@ final class Outcomes {
                     .warning(decision.warning())
                     .cacheHit(decision.cacheHit())
                     .prefixBlockHashes(routed.prefixBlockHashes())
-                    .routeTimeMicros(routed.routeNanos() / 1_000);
+                    .routeTimeMicros(routed.routeNanos() / 1_000)
+                    .candidates(decision.candidates().stream().map(ScoredCandidate::forEvent).toList());
         }
         DispatchTrace dispatch = progress.dispatch();
         if (dispatch != null) {

@@ -1,5 +1,9 @@
 package dev.zerolayer.routing.decision;
 
+import dev.zerolayer.contracts.router.CandidateScore;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 /**
  * One node as the decision weighed it: excluded (with the reason) or scored, with each scorer's raw term in [0,1] and
  * its weighted share of the score, in the order of the pipeline's scorers; what {@code /v1/route/explain} shows.
@@ -68,6 +72,17 @@ public final class ScoredCandidate {
     /** Scorer {@code i}'s share of the score: its term times its weight. */
     public double weighted(int i) {
         return raw[i] * pipeline.weight(i);
+    }
+
+    /** This candidate as the decision event records it: terms and weighted shares by scorer name. */
+    public CandidateScore forEvent() {
+        Map<String, Double> terms = new LinkedHashMap<>();
+        Map<String, Double> weightedTerms = new LinkedHashMap<>();
+        for (int i = 0; i < raw.length; i++) {
+            terms.put(termName(i), raw(i));
+            weightedTerms.put(termName(i), weighted(i));
+        }
+        return new CandidateScore(nodeId, tier, cluster, excludedBecause, score, terms, weightedTerms);
     }
 
     @Override

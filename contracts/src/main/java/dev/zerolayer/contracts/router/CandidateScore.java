@@ -1,0 +1,30 @@
+package dev.zerolayer.contracts.router;
+
+import java.util.Map;
+
+/**
+ * One node as the decision weighed it, for the decision event: excluded by a filter (with the reason) or scored, with
+ * each scorer's term in [0,1] and its weighted share of the score, by scorer name; node ids and numbers only.
+ *
+ * @param node            the node
+ * @param tier            its tier
+ * @param cluster         its cluster
+ * @param excludedBecause the first filter's reason for leaving it out, or null when it was scored
+ * @param score           the weighted sum of its terms (0 when excluded)
+ * @param terms           each scorer's term in [0,1], by scorer name (empty when excluded)
+ * @param weightedTerms   each scorer's term times its weight, by scorer name (empty when excluded)
+ */
+public record CandidateScore(String node, String tier, String cluster, String excludedBecause, double score,
+        Map<String, Double> terms, Map<String, Double> weightedTerms) {
+
+    public CandidateScore {
+        terms = terms == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(terms));
+        weightedTerms = weightedTerms == null ? Map.of()
+                : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(weightedTerms));
+    }
+
+    /** Whether it was scored (no filter left it out). */
+    public boolean eligible() {
+        return excludedBecause == null;
+    }
+}
