@@ -1,6 +1,6 @@
-// The console in a real browser against a running stack: every node shown, a fault injected from the page turns its
-// node UNAVAILABLE and the decision stream moves traffic away from it, one decision's detail opens; screenshots of
-// each step go to $SHOTS. Env: CONSOLE_URL, ROUTER_URL, SIMULATOR_URL, ZEROLAYER_API_KEY, ZEROLAYER_ADMIN_TOKEN,
+// The console in a real browser against a running stack: every node shown with its breaker, a fault injected from the
+// page turns its node UNAVAILABLE and the decision stream moves traffic away from it, one decision's detail opens, a
+// policy edit shows its dry-run diff and is applied as a new version; screenshots of each step go to $SHOTS. Env: CONSOLE_URL, ROUTER_URL, SIMULATOR_URL, ZEROLAYER_API_KEY, ZEROLAYER_ADMIN_TOKEN,
 // CHROMIUM (default /usr/bin/chromium), SHOTS (default ../../docs/console).
 import { chromium } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
@@ -77,6 +77,9 @@ try {
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="decision-row"][data-tier="haiku"]')
     .length >= 5, null, { timeout: 60_000 });
   victim = await page.locator('[data-testid="decision-row"][data-tier="haiku"]').first().getAttribute('data-node');
+  step(`waiting for ${victim}'s breaker, as the decisions that weighed it report it`);
+  await page.locator(`[data-testid="node-row"][data-node="${victim}"] [data-testid="breaker"][data-open="false"]`)
+    .waitFor({ timeout: 30_000 });
   await page.screenshot({ path: `${shots}/console-fleet.png`, fullPage: true });
 
   step(`injecting sm_saturation on ${victim} from the page`);
@@ -114,6 +117,31 @@ try {
   await page.locator(`[data-testid="node-row"][data-node="${victim}"]:not([data-state="UNAVAILABLE"])`)
     .waitFor({ timeout: 60_000 });
   await row.locator('.fault-list').filter({ hasText: 'none' }).waitFor({ timeout: 30_000 });
+  step('editing the policy: dry run first, then apply');
+  const editor = page.getByTestId('policy-editor');
+  await page.waitForFunction(() => document.querySelector('[data-testid="policy-editor"]').value.includes('resilience'),
+    null, { timeout: 30_000 });
+  const versionText = await page.getByTestId('policy-version').textContent();
+  const activeVersion = Number(/active version (\d+)/.exec(versionText)?.[1]);
+  if (!Number.isFinite(activeVersion)) throw new Error(`no active policy version shown: ${versionText}`);
+  const policy = JSON.parse(await editor.inputValue());
+  policy.resilience.breakerCooldownMs += 1000;
+  await editor.fill(JSON.stringify(policy, null, 2));
+  if (!(await page.getByTestId('policy-apply').isDisabled())) throw new Error('Apply is enabled before a dry run');
+  await page.getByTestId('policy-dry-run').click();
+  await page.getByTestId('policy-change').filter({ hasText: 'breakerCooldownMs' }).waitFor({ timeout: 30_000 });
+  await page.getByTestId('policy-replay').waitFor({ timeout: 10_000 });
+  const diffText = await page.getByTestId('policy-diff').innerText();
+  if (/\b(null|undefined|NaN)\b/.test(diffText)) throw new Error(`the dry-run diff shows a placeholder: ${diffText}`);
+  await page.getByTestId('policy').screenshot({ path: `${shots}/console-policy.png` });
+  step('the dry run lists the change; applying it');
+  await page.locator('[data-testid="policy-apply"]:not([disabled])').click({ timeout: 10_000 });
+  await page.getByTestId('policy-version').filter({ hasText: `active version ${activeVersion + 1}` })
+    .waitFor({ timeout: 30_000 });
+  await page.locator(`[data-testid="policy-history-item"][data-version="${activeVersion + 1}"]`)
+    .waitFor({ timeout: 30_000 });
+  step(`policy version ${activeVersion + 1} is active and in the history`);
+
   step(`passed: ${sent} requests sent meanwhile, ${failed} not answered 200; screenshots in ${shots}`);
   if (failed > 0) {
     throw new Error(`${failed} of ${sent} requests were not answered 200 while a node was faulted`);

@@ -10,6 +10,7 @@ complexity: COMPLEXITY_PORT
 cache: CACHE_PORT
 fallback: FALLBACK_PORT
 simulator: SIMULATOR_PORT
+console: CONSOLE_PORT
 {{- end }}
 
 {{- define "zerolayer.name" -}}

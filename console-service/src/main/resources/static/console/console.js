@@ -82,7 +82,7 @@
   }
 
   // ---------- fleet ----------
-  const FLEET_COLS = ['node', 'tier', 'state', 'score', 'sm', 'vram', 'queue', 'kv', 'load', 'diag', 'faults'];
+  const FLEET_COLS = ['node', 'tier', 'state', 'score', 'sm', 'vram', 'queue', 'kv', 'load', 'breaker', 'diag', 'faults'];
   const NUM_COLS = new Set(['score', 'sm', 'vram', 'queue', 'kv', 'load']);
   const fleetRows = new Map();
 
@@ -117,6 +117,12 @@
     for (const [k, v] of Object.entries(text)) c[k].textContent = v;
     c.node.title = `last sample ${n.lastSampleAgeMs ?? '?'} ms ago`;
     c.state.replaceChildren(el('span', { class: `badge s-${n.state}`, text: n.state }));
+    c.breaker.dataset.testid = 'breaker';
+    c.breaker.dataset.open = n.breakerOpen == null ? 'unknown' : String(n.breakerOpen);
+    c.breaker.className = n.breakerOpen ? 'bad' : n.breakerOpen === false ? 'ok' : 'muted';
+    c.breaker.textContent = n.breakerOpen == null ? DASH : n.breakerOpen ? `open since ${fmtTime(n.breakerSince)}` : 'closed';
+    c.breaker.title = n.breakerOpen == null ? 'no decision has weighed this node yet'
+      : `as the newest decision that weighed it reported; ${n.breakerOpen ? 'open' : 'closed'} since ${n.breakerSince}`;
     const reasons = (n.reasons || []).join('; ');
     c.diag.replaceChildren(n.diagnosis ? el('strong', { text: n.diagnosis }) : '',
       reasons ? el('span', { class: 'muted', text: `${n.diagnosis ? ' · ' : ''}${reasons}` }) : '',
@@ -379,11 +385,12 @@
 
   function candidateTable(d) {
     const names = [...new Set(d.candidates.flatMap((c) => [...Object.keys(c.terms || {}), ...Object.keys(c.weightedTerms || {})]))];
-    const head = el('tr', {}, ['node', 'tier / cluster', 'eligible / excluded because', 'score'].map((h, i) => el('th', { class: i === 3 ? 'num' : null, text: h })),
+    const head = el('tr', {}, ['node', 'tier / cluster', 'eligible / excluded because', 'breaker', 'score'].map((h, i) => el('th', { class: i === 4 ? 'num' : null, text: h })),
       names.map((n) => [el('th', { class: 'num', text: n, title: `${n} (raw)` }), el('th', { class: 'num', text: `${n} ×w`, title: `${n} (weighted)` })]));
     const rows = d.candidates.map((c) => el('tr', { 'data-testid': 'candidate-row', 'data-node': c.node ?? '', class: c.node === d.node ? 'chosen' : null },
       td(c.node), td(`${c.tier ?? DASH} / ${c.cluster ?? DASH}`),
       td(c.eligible ? 'eligible' : `excluded: ${c.excludedBecause ?? 'unknown'}`, c.eligible ? 'ok' : 'bad'),
+      td(c.breakerOpen == null ? DASH : c.breakerOpen ? 'open' : 'closed', c.breakerOpen ? 'bad' : null),
       td(fmtNum(c.score, 3), 'num'),
       names.map((n) => [td(fmtNum(c.terms?.[n], 3), 'num'), td(fmtNum(c.weightedTerms?.[n], 3), 'num')])));
     return el('div', { class: 'table-wrap' },
@@ -473,7 +480,7 @@
         ? el('ul', { class: 'changes' }, changes.map((c) => el('li', { 'data-testid': 'policy-change', class: `k-${c.kind}`, text: `${c.kind} ${c.path}` })))
         : el('p', { class: 'muted', text: 'no changes' }),
       el('p', { 'data-testid': 'policy-replay', text: `replayed ${r?.replayed ?? 0} recent decisions, ${r?.changedTier ?? 0} would change tier` }),
-      transitions.length ? el('ul', { class: 'transitions' }, transitions.slice(0, 20).map((t) => el('li', { text: t }))) : null);
+      ...(transitions.length ? [el('ul', { class: 'transitions' }, transitions.slice(0, 20).map((t) => el('li', { text: t })))] : []));
   }
 
   function parseEditor() {

@@ -153,6 +153,11 @@ class ConsoleServiceIT {
             assertThat(candidates.get(0).path("eligible").asBoolean()).isTrue();
             assertThat(candidates.get(0).path("weightedTerms").path("load").asDouble()).isEqualTo(0.3);
             assertThat(candidates.get(1).path("excludedBecause").asString()).isEqualTo("state UNAVAILABLE");
+            assertThat(candidates.get(1).path("breakerOpen").asBoolean()).isTrue();
+            // each node's breaker as the newest decision that weighed it reported
+            assertThat(nodes.get(0).path("breakerOpen").asBoolean()).isFalse();
+            assertThat(nodes.get(1).path("breakerOpen").asBoolean()).isTrue();
+            assertThat(nodes.get(1).path("breakerSince").isNull()).isFalse();
             assertThat(snapshot.path("alerts").get(0).path("status").asString()).isEqualTo("FIRING");
             assertThat(snapshot.path("policy").path("version").asLong()).isEqualTo(4);
             assertThat(snapshot.path("series").path("buckets").size()).isPositive();
@@ -270,9 +275,9 @@ class ConsoleServiceIT {
                 .tokenCount(120).complexityScore(0.5).policyVersion(4).rulesFired(List.of("tier_table"))
                 .routeTimeMicros(180).ttfbMillis(95).totalLatencyMillis(400).status(DecisionStatus.OK)
                 .httpStatus(200).candidates(List.of(new CandidateScore("console-a", "sonnet", "sonnet-a100", null, 0.7,
-                        Map.of("load", 0.6, "health", 1.0), Map.of("load", 0.3, "health", 0.4)),
+                        Map.of("load", 0.6, "health", 1.0), Map.of("load", 0.3, "health", 0.4), false),
                         new CandidateScore("console-b", "sonnet", "sonnet-a100", "state UNAVAILABLE", 0, Map.of(),
-                                Map.of())))
+                                Map.of(), true)))
                 .build();
     }
 }

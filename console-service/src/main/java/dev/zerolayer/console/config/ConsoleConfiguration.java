@@ -63,9 +63,9 @@ public class ConsoleConfiguration {
     }
 
     @Bean
-    DecisionLog routerDecisions(EventReader reader, StreamBridge bridge, ConsoleProperties properties) {
+    DecisionLog routerDecisions(EventReader reader, StreamBridge bridge, ConsoleProperties properties, Fleet fleet) {
         return new DecisionLog(reader, new DeadLetters(bridge, Topics.CONSOLE), properties.decisionsKept(),
-                properties.bucketSeconds(), properties.buckets());
+                properties.bucketSeconds(), properties.buckets(), fleet::decided);
     }
 
     @Bean

@@ -16,7 +16,8 @@ import org.springframework.messaging.Message;
 
 /**
  * Reads {@code router.decisions.v1} in batches: keeps the newest decisions for the stream and counts every one into
- * the charts' buckets (explain calls are listed but not counted as traffic), handing each to a listener.
+ * the charts' buckets (explain calls are listed but not counted as traffic), handing each to an observer of the
+ * event (the fleet's breakers) and to a listener of the row.
  */
 public final class DecisionLog implements Consumer<Message<List<byte[]>>> {
 
@@ -25,10 +26,14 @@ public final class DecisionLog implements Consumer<Message<List<byte[]>>> {
     private final int kept;
     private final Deque<DecisionRow> recent = new ArrayDeque<>();
     private final Series series;
+    private final Consumer<RoutingDecision> observer;
     private volatile Consumer<DecisionRow> listener = row -> { };
 
-    public DecisionLog(EventReader reader, DeadLetters deadLetters, int kept, int bucketSeconds, int buckets) {
+    /** {@code observer}: sees every decision event as read (before the listener). */
+    public DecisionLog(EventReader reader, DeadLetters deadLetters, int kept, int bucketSeconds, int buckets,
+            Consumer<RoutingDecision> observer) {
         this.reader = reader;
+        this.observer = observer;
         this.deadLetters = deadLetters;
         this.kept = kept;
         this.series = new Series(bucketSeconds, buckets);
@@ -57,6 +62,7 @@ public final class DecisionLog implements Consumer<Message<List<byte[]>>> {
                         decision.ttfbMillis(), decision.status() == DecisionStatus.OK);
             }
         }
+        observer.accept(decision);
         listener.accept(row);
     }
 

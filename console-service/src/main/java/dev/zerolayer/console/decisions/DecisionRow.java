@@ -34,13 +34,13 @@ public record DecisionRow(
         long policyVersion,
         List<Candidate> candidates) {
 
-    /** One weighed node: eligible or why not, its score and each scorer's term, raw and weighted. */
+    /** One weighed node: eligible or why not, its breaker, its score and each scorer's term, raw and weighted. */
     public record Candidate(String node, String tier, String cluster, boolean eligible, String excludedBecause,
-            double score, Map<String, Double> terms, Map<String, Double> weightedTerms) {
+            Boolean breakerOpen, double score, Map<String, Double> terms, Map<String, Double> weightedTerms) {
 
         static Candidate of(CandidateScore c) {
-            return new Candidate(c.node(), c.tier(), c.cluster(), c.eligible(), c.excludedBecause(), c.score(),
-                    c.terms(), c.weightedTerms());
+            return new Candidate(c.node(), c.tier(), c.cluster(), c.eligible(), c.excludedBecause(), c.breakerOpen(),
+                    c.score(), c.terms(), c.weightedTerms());
         }
     }
 

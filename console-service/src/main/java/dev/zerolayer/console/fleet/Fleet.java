@@ -1,5 +1,7 @@
 package dev.zerolayer.console.fleet;
 
+import dev.zerolayer.contracts.router.CandidateScore;
+import dev.zerolayer.contracts.router.RoutingDecision;
 import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.contracts.telemetry.NodeTelemetry;
 import dev.zerolayer.contracts.telemetry.TelemetrySample;
@@ -8,6 +10,7 @@ import dev.zerolayer.platform.events.DeadLetters;
 import dev.zerolayer.platform.events.EventBatch;
 import dev.zerolayer.platform.events.EventReader;
 import dev.zerolayer.platform.view.CompactedView;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -17,8 +20,8 @@ import org.springframework.messaging.Message;
 
 /**
  * The fleet as the console shows it: every node of {@code telemetry.node-health.v1} (a compacted view) joined with the
- * latest {@code telemetry.samples.v1} sample of its GPU and, in local mode, its active simulator faults; reads the
- * samples in batches.
+ * latest {@code telemetry.samples.v1} sample of its GPU, its circuit breaker as the newest decision that weighed it
+ * reported, and, in local mode, its active simulator faults; reads the samples in batches.
  */
 public final class Fleet implements Consumer<Message<List<byte[]>>> {
 
@@ -27,6 +30,18 @@ public final class Fleet implements Consumer<Message<List<byte[]>>> {
     private final EventReader reader;
     private final DeadLetters deadLetters;
     private final Map<String, TelemetrySample> latestSamples = new ConcurrentHashMap<>();
+    private final Map<String, BreakerSeen> breakers = new ConcurrentHashMap<>();
+
+    /** A node's breaker as decisions reported it: open or not, since when, and the newest report's time. */
+    private record BreakerSeen(boolean open, Instant since, Instant seenAt) {
+
+        BreakerSeen next(boolean nowOpen, Instant at) {
+            if (at.isBefore(seenAt)) {
+                return this; // an older decision read late says nothing about now
+            }
+            return new BreakerSeen(nowOpen, nowOpen == open ? since : at, at);
+        }
+    }
 
     /** {@code faults}: a node's active simulator faults (local mode; none otherwise). */
     public Fleet(CompactedView<NodeHealth> health, java.util.function.Function<String, List<String>> faults,
@@ -50,6 +65,18 @@ public final class Fleet implements Consumer<Message<List<byte[]>>> {
         }
     }
 
+    /** Notes the breaker of every node the decision weighed (records without the field say nothing). */
+    public void decided(RoutingDecision decision) {
+        for (CandidateScore candidate : decision.candidates()) {
+            Boolean open = candidate.breakerOpen();
+            if (open != null && candidate.node() != null) {
+                Instant at = decision.occurredAt();
+                breakers.merge(candidate.node(), new BreakerSeen(open, at, at),
+                        (old, next) -> old.next(next.open(), next.seenAt()));
+            }
+        }
+    }
+
     /** Every known node, ordered by tier, cluster and id. */
     public List<NodeRow> nodes() {
         return health.values().stream().map(this::row)
@@ -60,6 +87,7 @@ public final class Fleet implements Consumer<Message<List<byte[]>>> {
 
     private NodeRow row(NodeHealth node) {
         TelemetrySample sample = latestSamples.get(node.nodeId());
+        BreakerSeen breaker = breakers.get(node.nodeId());
         String tier = node.registration() == null ? "" : node.registration().tier();
         String cluster = node.registration() == null ? "" : node.registration().cluster();
         return new NodeRow(node.nodeId(), tier == null ? "" : tier, cluster == null ? "" : cluster,
@@ -67,6 +95,7 @@ public final class Fleet implements Consumer<Message<List<byte[]>>> {
                 node.kvCacheUsage(), sample == null ? null : sample.smActive(),
                 sample == null ? null : sample.framebufferUsedMiB(),
                 sample == null ? null : sample.framebufferUsedMiB() + sample.framebufferFreeMiB(),
-                node.lastSampleAgeMs(), faults.apply(node.nodeId()));
+                node.lastSampleAgeMs(), breaker == null ? null : breaker.open(),
+                breaker == null ? null : breaker.since(), faults.apply(node.nodeId()));
     }
 }

@@ -1,8 +1,12 @@
 package dev.zerolayer.console.fleet;
 
+import java.time.Instant;
 import java.util.List;
 
-/** One node as the console shows it: its health record and, when a sample has been seen, its GPU's SM and memory. */
+/**
+ * One node as the console shows it: its health record, its GPU's SM and memory when a sample has been seen, and its
+ * circuit breaker (open or not, since when) as the newest decision that weighed it reported (null before any did).
+ */
 public record NodeRow(
         String nodeId,
         String tier,
@@ -18,5 +22,7 @@ public record NodeRow(
         Long framebufferUsedMiB,
         Long framebufferTotalMiB,
         long lastSampleAgeMs,
+        Boolean breakerOpen,
+        Instant breakerSince,
         List<String> faults) {
 }

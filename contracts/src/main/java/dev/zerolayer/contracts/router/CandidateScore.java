@@ -13,9 +13,11 @@ import java.util.Map;
  * @param score           the weighted sum of its terms (0 when excluded)
  * @param terms           each scorer's term in [0,1], by scorer name (empty when excluded)
  * @param weightedTerms   each scorer's term times its weight, by scorer name (empty when excluded)
+ * @param breakerOpen     whether the deciding router's circuit breaker for the node refused calls then (null in
+ *                        records written before routers reported it)
  */
 public record CandidateScore(String node, String tier, String cluster, String excludedBecause, double score,
-        Map<String, Double> terms, Map<String, Double> weightedTerms) {
+        Map<String, Double> terms, Map<String, Double> weightedTerms, Boolean breakerOpen) {
 
     public CandidateScore {
         terms = terms == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(terms));

@@ -54,8 +54,8 @@ final class SampleEvents {
                 .recoveries(List.of(new Recovery(Recovery.Kind.CONTINUED, "gpu-a", "gpu-b", 42, "upstream_incomplete",
                         35)))
                 .candidates(List.of(new CandidateScore("sonnet-2", "sonnet", "sonnet-a100-40g", null, 0.82,
-                        Map.of("prefix", 0.5), Map.of("prefix", 0.25)), new CandidateScore("sonnet-1", "sonnet",
-                        "sonnet-a100-40g", "state UNAVAILABLE", 0, Map.of(), Map.of())))
+                        Map.of("prefix", 0.5), Map.of("prefix", 0.25), false), new CandidateScore("sonnet-1", "sonnet",
+                        "sonnet-a100-40g", "state UNAVAILABLE", 0, Map.of(), Map.of(), true)))
                 .build());
         events.put("complexity-model", new ComplexityModel("evt-model-1", AT, 1, "builtin-1", "cl100k_base", -2.1,
                 Map.of("code", 1.4, "math", 1.2), new ComplexityModel.Ngrams("hashed-ngrams-v1", 4, 0.01,

@@ -43,7 +43,7 @@ class HelmChartTest {
     private static final String BINDER = "SPRING_CLOUD_STREAM_KAFKA_BINDER_CONFIGURATION_";
     private static final Map<String, String> CHART_KEY = Map.of("router-service", "router", "telemetry-service",
             "telemetry", "complexity-service", "complexity", "cache-service", "cache", "fallback-service", "fallback",
-            "node-simulator", "simulator");
+            "node-simulator", "simulator", "console-service", "console");
 
     private static Path masked;
 
@@ -84,7 +84,7 @@ class HelmChartTest {
         List<Map<String, Object>> deployments = ofKind(objects, "Deployment");
         assertThat(deployments).extracting(HelmChartTest::name).containsExactlyInAnyOrder(
                 "zl-zerolayer-router-service", "zl-zerolayer-telemetry-service", "zl-zerolayer-complexity-service",
-                "zl-zerolayer-cache-service", "zl-zerolayer-fallback-service");
+                "zl-zerolayer-cache-service", "zl-zerolayer-fallback-service", "zl-zerolayer-console-service");
 
         for (Map<String, Object> deployment : deployments) {
             Map<String, Object> pod = map(Repo.at(deployment, "spec.template.spec"));
@@ -327,6 +327,29 @@ class HelmChartTest {
                 .contains("String advertisedHost");
         assertThat(Repo.read("telemetry-service/src/main/java/dev/zerolayer/telemetry/config/TelemetryProperties.java"))
                 .contains("List<String> allowedUpstreamHosts");
+    }
+
+    @Test
+    void theConsoleReachesFallbackServiceAndOffersFaultButtonsOnlyWithTheSimulatedFleet() {
+        // By default (no simulator in a cluster): the fallback Service for policy, no fault buttons, no admin token of
+        // its own (admin actions pass on the caller's Authorization header)
+        List<Map<String, Object>> objects = render(null);
+        Map<String, Object> console = env(map(list(Repo.at(find(ofKind(objects, "Deployment"),
+                "zl-zerolayer-console-service"), "spec.template.spec.containers")).get(0)));
+        int fallbackPort = ServiceConfig.of("fallback-service").defaultPort();
+        assertThat(console).containsEntry("FALLBACK_URL", "http://zl-zerolayer-fallback-service:" + fallbackPort)
+                .containsEntry("CONSOLE_LOCAL", "false").doesNotContainKeys("SIMULATOR_URL", "ZEROLAYER_ADMIN_TOKEN");
+        assertThat(list(Repo.at(find(ofKind(objects, "Service"), "zl-zerolayer-fallback-service"), "spec.ports")))
+                .extracting(p -> map(p).get("port")).contains(fallbackPort);
+        // the names set are the placeholders the console's configuration reads
+        assertThat(ServiceConfig.of("console-service").variables()).contains("FALLBACK_URL", "SIMULATOR_URL",
+                "CONSOLE_LOCAL");
+
+        // With the simulated fleet (evaluation): the fault buttons, aimed at the simulator's Service
+        Map<String, Object> local = env(map(list(Repo.at(find(ofKind(render(null, "simulator.enabled", "true"),
+                "Deployment"), "zl-zerolayer-console-service"), "spec.template.spec.containers")).get(0)));
+        assertThat(local).containsEntry("CONSOLE_LOCAL", "true").containsEntry("SIMULATOR_URL",
+                "http://zl-zerolayer-node-simulator:" + ServiceConfig.of("node-simulator").defaultPort());
     }
 
     @Test

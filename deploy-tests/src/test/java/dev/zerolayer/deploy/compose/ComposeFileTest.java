@@ -82,6 +82,10 @@ class ComposeFileTest {
             assertThat(env).as(config.module()).containsEntry(config.portVariable(), port);
             assertThat(strings(service.get("ports"))).as(config.module())
                     .anyMatch(mapping -> mapping.endsWith(":" + port + ":" + port) || mapping.equals(port + ":" + port));
+            // only the router's client port is published beyond the host's loopback
+            if (!config.module().equals("router-service")) {
+                assertThat(strings(service.get("ports"))).as(config.module()).allMatch(m -> m.startsWith("127.0.0.1:"));
+            }
 
             // the health check asks the service's own port for a health group the actuator serves
             List<String> test = strings(at(service, "healthcheck.test"));
@@ -144,6 +148,16 @@ class ComposeFileTest {
                 .containsEntry("SIMULATOR_NODE_ADDRESS", "0.0.0.0").containsEntry("SIMULATOR_ADDRESS", "0.0.0.0");
         assertThat(environment(service(compose, "telemetry-service")).get("ZEROLAYER_TELEMETRY_ALLOWEDUPSTREAMHOSTS")
                 .split(",")).contains("node-simulator");
+        // the console reaches fallback-service and the simulator by their service names on the ports they listen on,
+        // offers the fault buttons (compose runs the simulated fleet), and holds no admin token: it passes on the
+        // caller's
+        Map<String, String> console = environment(service(compose, "console-service"));
+        assertThat(console)
+                .containsEntry("FALLBACK_URL", "http://fallback-service:" + ServiceConfig.of("fallback-service").defaultPort())
+                .containsEntry("SIMULATOR_URL", "http://node-simulator:" + ServiceConfig.of("node-simulator").defaultPort())
+                .containsEntry("CONSOLE_LOCAL", "true").doesNotContainKey("ZEROLAYER_ADMIN_TOKEN");
+        assertThat(ServiceConfig.of("console-service").variables()).contains("FALLBACK_URL", "SIMULATOR_URL",
+                "CONSOLE_LOCAL");
         for (String name : List.of("kafka", "topics", "prometheus", "grafana")) {
             assertThat(at(service(compose, name), "deploy.resources.limits.memory")).as(name).isNotNull();
         }

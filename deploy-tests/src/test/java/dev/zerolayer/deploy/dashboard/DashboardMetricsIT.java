@@ -48,7 +48,8 @@ class DashboardMetricsIT {
             "complexity-service", "dev.zerolayer.complexity.ComplexityApplication",
             "cache-service", "dev.zerolayer.cache.CacheApplication",
             "fallback-service", "dev.zerolayer.fallback.FallbackApplication",
-            "node-simulator", "dev.zerolayer.simulator.SimulatorApplication");
+            "node-simulator", "dev.zerolayer.simulator.SimulatorApplication",
+            "console-service", "dev.zerolayer.console.ConsoleApplication");
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2)).build();
     private static final Map<String, RunningService> SERVICES = new LinkedHashMap<>();

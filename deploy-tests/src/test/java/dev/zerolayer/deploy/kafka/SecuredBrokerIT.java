@@ -49,7 +49,8 @@ class SecuredBrokerIT {
             "complexity-service", "dev.zerolayer.complexity.ComplexityApplication",
             "cache-service", "dev.zerolayer.cache.CacheApplication",
             "fallback-service", "dev.zerolayer.fallback.FallbackApplication",
-            "node-simulator", "dev.zerolayer.simulator.SimulatorApplication");
+            "node-simulator", "dev.zerolayer.simulator.SimulatorApplication",
+            "console-service", "dev.zerolayer.console.ConsoleApplication");
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2)).build();
     private static final Map<String, RunningService> SERVICES = new LinkedHashMap<>();
@@ -136,6 +137,14 @@ class SecuredBrokerIT {
         await().atMost(WAIT).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
             JsonNode stats = EventCodec.mapper().readTree(fallback.get("/v1/fallback/stats").body());
             assertThat(stats.path("total").path("decisions").asLong(0)).isPositive();
+        });
+        // and the console, reading the node-health topic with the same client settings, lists the simulated node
+        RunningService console = SERVICES.get("console-service");
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            JsonNode nodes = EventCodec.mapper().readTree(console.get("/console/api/snapshot").body())
+                    .path("fleet").path("nodes");
+            assertThat(nodes.size()).isEqualTo(1);
+            assertThat(nodes.get(0).path("nodeId").asString("")).startsWith("haiku-l4");
         });
         // and each service's published topic holds records: the simulator's samples and KV events, telemetry's node
         // health, complexity's model, cache's index, fallback's policy, the router's decisions

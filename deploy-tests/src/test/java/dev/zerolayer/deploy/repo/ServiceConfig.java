@@ -23,9 +23,9 @@ import java.util.regex.Pattern;
 public record ServiceConfig(String module, String portVariable, int defaultPort, Set<String> variables,
         Set<String> healthGroups, Set<String> exposed) {
 
-    /** The five services and the simulator, as deployed. */
+    /** The five services, the simulator and the web console, as deployed. */
     public static final List<String> MODULES = List.of("router-service", "telemetry-service", "complexity-service",
-            "cache-service", "fallback-service", "node-simulator");
+            "cache-service", "fallback-service", "node-simulator", "console-service");
 
     private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([A-Za-z0-9_.\\-]+)(?::([^}]*))?}");
 

@@ -137,7 +137,8 @@ public final class NodePipeline {
                 excluded = passedOver(node, input);
             }
             if (excluded != null) {
-                scored.add(new ScoredCandidate(node.nodeId(), tier, cluster, excluded, 0.0, NO_TERMS, this));
+                scored.add(new ScoredCandidate(node.nodeId(), tier, cluster, excluded, 0.0, NO_TERMS, node.breakerOpen(),
+                        this));
                 continue;
             }
             double[] raw = new double[scorers.length];
@@ -149,7 +150,7 @@ public final class NodePipeline {
                 raw[i] = term;
                 score += term * weights[i];
             }
-            scored.add(new ScoredCandidate(node.nodeId(), tier, cluster, null, score, raw, this));
+            scored.add(new ScoredCandidate(node.nodeId(), tier, cluster, null, score, raw, node.breakerOpen(), this));
         }
         picker.order(scored);
         return scored;

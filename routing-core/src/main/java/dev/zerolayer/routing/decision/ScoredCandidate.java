@@ -16,16 +16,18 @@ public final class ScoredCandidate {
     private final String excludedBecause;
     private final double score;
     private final double[] raw;
+    private final boolean breakerOpen;
     private final NodePipeline pipeline;
 
     ScoredCandidate(String nodeId, String tier, String cluster, String excludedBecause, double score, double[] raw,
-            NodePipeline pipeline) {
+            boolean breakerOpen, NodePipeline pipeline) {
         this.nodeId = nodeId;
         this.tier = tier;
         this.cluster = cluster;
         this.excludedBecause = excludedBecause;
         this.score = score;
         this.raw = raw;
+        this.breakerOpen = breakerOpen;
         this.pipeline = pipeline;
     }
 
@@ -48,6 +50,11 @@ public final class ScoredCandidate {
 
     public boolean eligible() {
         return excludedBecause == null;
+    }
+
+    /** Whether the router's circuit breaker for the node refused calls when the decision was made. */
+    public boolean breakerOpen() {
+        return breakerOpen;
     }
 
     /** The weighted sum of the terms; 0 for an excluded node. */
@@ -82,7 +89,7 @@ public final class ScoredCandidate {
             terms.put(termName(i), raw(i));
             weightedTerms.put(termName(i), weighted(i));
         }
-        return new CandidateScore(nodeId, tier, cluster, excludedBecause, score, terms, weightedTerms);
+        return new CandidateScore(nodeId, tier, cluster, excludedBecause, score, terms, weightedTerms, breakerOpen);
     }
 
     @Override

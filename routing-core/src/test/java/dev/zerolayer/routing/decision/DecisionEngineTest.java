@@ -153,6 +153,11 @@ class DecisionEngineTest {
                 .singleElement().extracting(ScoredCandidate::excludedBecause).isEqualTo("state WARMING");
         assertThat(decision.candidates()).filteredOn(c -> c.nodeId().equals("haiku-4"))
                 .singleElement().extracting(ScoredCandidate::excludedBecause).isEqualTo("circuit open");
+        // the decision event carries each candidate's breaker, open or not
+        assertThat(decision.candidates()).filteredOn(c -> c.nodeId().equals("haiku-4")).singleElement()
+                .extracting(c -> c.forEvent().breakerOpen()).isEqualTo(true);
+        assertThat(decision.candidates()).filteredOn(c -> c.nodeId().equals("haiku-1")).singleElement()
+                .extracting(c -> c.forEvent().breakerOpen()).isEqualTo(false);
         assertThat(decision.ranked()).hasSizeLessThanOrEqualTo(1 + policy.resilience().hopLimit());
     }
 
