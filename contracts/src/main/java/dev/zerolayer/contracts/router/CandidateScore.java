@@ -20,9 +20,8 @@ public record CandidateScore(String node, String tier, String cluster, String ex
         Map<String, Double> terms, Map<String, Double> weightedTerms, Boolean breakerOpen) {
 
     public CandidateScore {
-        terms = terms == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(terms));
-        weightedTerms = weightedTerms == null ? Map.of()
-                : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(weightedTerms));
+        terms = terms == null ? ScoreTerms.copyOf(Map.of()) : ScoreTerms.copyOf(terms);
+        weightedTerms = weightedTerms == null ? ScoreTerms.copyOf(Map.of()) : ScoreTerms.copyOf(weightedTerms);
     }
 
     /** Whether it was scored (no filter left it out). */

@@ -11,7 +11,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Reads one Anthropic Messages SSE event (its raw bytes, as {@link dev.zerolayer.router.wire.SseFramer} cuts them)
- * into an {@link AnswerEvent}: content deltas by a streaming parse (they are most of a stream), the rest as trees;
+ * into an {@link AnswerEvent}: the plain deltas and stops straight from their bytes ({@link EventScanner}), other content
+ * deltas by a streaming parse (they are most of a stream), the rest as trees;
  * {@code ping}, events without data and event types it does not know are nothing (null).
  */
 public final class AnthropicEvents {
@@ -35,6 +36,12 @@ public final class AnthropicEvents {
 
     /** An event from its JSON data. */
     static AnswerEvent read(byte[] bytes, int offset, int length) {
+        AnswerEvent plain = EventScanner.read(bytes, offset, length);
+        return plain != null ? plain : parsed(bytes, offset, length);
+    }
+
+    /** An event from its JSON data by the JSON parser alone (what {@link EventScanner} must agree with). */
+    static AnswerEvent parsed(byte[] bytes, int offset, int length) {
         AnswerEvent delta = delta(bytes, offset, length);
         if (delta != null) {
             return delta;

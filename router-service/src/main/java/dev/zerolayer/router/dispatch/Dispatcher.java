@@ -244,11 +244,10 @@ public class Dispatcher {
         AtomicBoolean clientGotSome = new AtomicBoolean();
         String url = UpstreamClient.url(registration.upstreamBaseUrl(), attempt.call().path());
         long stallNanos = limits.chunkGap().toNanos();
-        Flux<byte[]> raw = client.post(url, attempt.call().body(), attempt.call().headers())
-                // the first chunk within the TTFB limit, then no gap longer than the tier's chunk gap, and nothing
-                // past the answer deadline
-                .timeout(Mono.delay(ttfbLimit, eventLoops.timers()), chunk -> Mono.delay(Duration.ofNanos(
-                        Math.max(1, Math.min(stallNanos, answerNanos - System.nanoTime()))), eventLoops.timers()))
+        // the first chunk within the TTFB limit, then no gap longer than the tier's chunk gap, and nothing past the
+        // answer deadline
+        Flux<byte[]> raw = new ChunkDeadlines<>(client.post(url, attempt.call().body(), attempt.call().headers()),
+                ttfbLimit.toNanos(), stallNanos, answerNanos, eventLoops.timers())
                 .onErrorMap(TimeoutException.class, e -> !firstByte.get()
                         ? (deadlineBound ? ApiException.timeout("the request deadline passed before any node answered")
                                 : UpstreamFailure.of("ttfb_timeout"))

@@ -28,6 +28,8 @@ public final class DecisionEngine {
 
     private final DecisionPlugins plugins;
     private final RoutingRules rules;
+    /** The recent requests' cluster plans, reused while the policy and the fleet's layout stay the same. */
+    private final ClusterPlan.Cache plans = new ClusterPlan.Cache();
 
     public DecisionEngine(DecisionPlugins plugins, RoutingRules rules) {
         this.plugins = plugins;
@@ -47,6 +49,7 @@ public final class DecisionEngine {
         Thresholds thresholds = policy.thresholds();
         NodePipeline pipeline = plugins.pipeline(policy.scoring());
         List<NodeCandidate> fleet = pipeline.admitted(nodes, input);
+        ClusterPlan clusters = plans.plan(policy, fleet);
         TierChoice choice = rules.apply(input, policy, fleet);
         List<RuleFired> fired = new ArrayList<>(choice.fired());
         List<FallbackReason> fallbacks = new ArrayList<>(choice.fallbacks());
@@ -63,7 +66,7 @@ public final class DecisionEngine {
         boolean spikeRedirect = false;
         List<String> ranked = new ArrayList<>();
         for (String candidateTier : tiers) {
-            for (String cluster : clusterOrder(candidateTier, policy, fleet, fired, pipeline, input)) {
+            for (String cluster : clusterOrder(clusters.declared(candidateTier), policy, fleet, fired, pipeline, input)) {
                 List<ScoredCandidate> scored = scoredByCluster.computeIfAbsent(cluster,
                         c -> pipeline.score(c, candidateTier, input, fleet));
                 tierOfCluster.putIfAbsent(cluster, candidateTier);
@@ -114,7 +117,7 @@ public final class DecisionEngine {
             return new RouteDecision(targetTier, null, null, List.of(), allScored, fired, first(fallbacks),
                     choice.warning(), false, pipeline);
         }
-        if (!chosenTier.equals(targetTier) || !chosenCluster.equals(primaryCluster(targetTier, policy, fleet))) {
+        if (!chosenTier.equals(targetTier) || !chosenCluster.equals(clusters.primary(targetTier))) {
             fallbacks.add(spikeRedirect && chosenTier.equals(targetTier) ? FallbackReason.LOAD_SPIKE_REDIRECT
                     : FallbackReason.TARGET_CLUSTER_UNAVAILABLE);
         }
@@ -191,28 +194,12 @@ public final class DecisionEngine {
         return new ArrayList<>(chain);
     }
 
-    private static String primaryCluster(String tier, PolicyDocument policy, List<NodeCandidate> fleet) {
-        List<String> clusters = declaredClusters(tier, policy, fleet);
-        return clusters.isEmpty() ? null : clusters.get(0);
-    }
-
-    /** The tier's clusters from the policy, then clusters nodes registered under the tier, then standbys. */
-    private static List<String> declaredClusters(String tier, PolicyDocument policy, List<NodeCandidate> fleet) {
-        Set<String> clusters = new LinkedHashSet<>();
-        policy.tiers().stream().filter(t -> t.name().equals(tier)).findFirst()
-                .ifPresent(spec -> clusters.addAll(spec.clusters()));
-        Set<String> standbys = new LinkedHashSet<>(policy.standbyClusters().values());
-        fleet.stream().filter(n -> n.tier().equals(tier) && !standbys.contains(n.cluster()))
-                .map(NodeCandidate::cluster).sorted().forEach(clusters::add);
-        return new ArrayList<>(clusters);
-    }
-
     /** SPEC rule 6: a tier's clusters in the order to try, a spiking primary's standby before it; other standbys last. */
-    private static List<String> clusterOrder(String tier, PolicyDocument policy, List<NodeCandidate> fleet,
-            List<RuleFired> fired, NodePipeline pipeline, DecisionInput input) {
-        List<String> order = new ArrayList<>();
-        List<String> standbysLast = new ArrayList<>();
-        for (String cluster : declaredClusters(tier, policy, fleet)) {
+    private static List<String> clusterOrder(List<String> declared, PolicyDocument policy,
+            List<NodeCandidate> fleet, List<RuleFired> fired, NodePipeline pipeline, DecisionInput input) {
+        List<String> order = new ArrayList<>(declared.size() + 1);
+        List<String> standbysLast = new ArrayList<>(1);
+        for (String cluster : declared) {
             String standby = policy.standbyClusters().get(cluster);
             if (standby != null && spiking(cluster, fleet)
                     && clusterHealth(standby, fleet, pipeline, input) >= policy.thresholds().clusterHealthMin()) {

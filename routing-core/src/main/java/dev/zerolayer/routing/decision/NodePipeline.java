@@ -19,6 +19,7 @@ public final class NodePipeline {
     private final NodeFilter[] filters;
     private final NodeScorer[] scorers;
     private final double[] weights;
+    private final String[] names;
     private final Picker picker;
     private final boolean anySoft;
 
@@ -29,8 +30,10 @@ public final class NodePipeline {
         this.filters = filters.toArray(NodeFilter[]::new);
         this.scorers = scorers.toArray(NodeScorer[]::new);
         this.weights = new double[this.scorers.length];
+        this.names = new String[this.scorers.length];
         for (int i = 0; i < this.scorers.length; i++) {
             weights[i] = scoring.weight(this.scorers[i].name());
+            names[i] = this.scorers[i].name();
         }
         this.picker = picker;
         boolean soft = false;
@@ -46,6 +49,11 @@ public final class NodePipeline {
 
     String scorerName(int i) {
         return scorers[i].name();
+    }
+
+    /** The scorers' names in term order; shared, never written. */
+    String[] sharedNames() {
+        return names;
     }
 
     double weight(int i) {

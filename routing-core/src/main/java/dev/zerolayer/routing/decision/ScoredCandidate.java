@@ -1,8 +1,7 @@
 package dev.zerolayer.routing.decision;
 
 import dev.zerolayer.contracts.router.CandidateScore;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import dev.zerolayer.contracts.router.ScoreTerms;
 
 /**
  * One node as the decision weighed it: excluded (with the reason) or scored, with each scorer's raw term in [0,1] and
@@ -83,13 +82,16 @@ public final class ScoredCandidate {
 
     /** This candidate as the decision event records it: terms and weighted shares by scorer name. */
     public CandidateScore forEvent() {
-        Map<String, Double> terms = new LinkedHashMap<>();
-        Map<String, Double> weightedTerms = new LinkedHashMap<>();
-        for (int i = 0; i < raw.length; i++) {
-            terms.put(termName(i), raw(i));
-            weightedTerms.put(termName(i), weighted(i));
+        if (raw.length == 0) {
+            return new CandidateScore(nodeId, tier, cluster, excludedBecause, score, null, null, breakerOpen);
         }
-        return new CandidateScore(nodeId, tier, cluster, excludedBecause, score, terms, weightedTerms, breakerOpen);
+        double[] weighted = new double[raw.length];
+        for (int i = 0; i < raw.length; i++) {
+            weighted[i] = weighted(i);
+        }
+        String[] names = pipeline.sharedNames();
+        return new CandidateScore(nodeId, tier, cluster, excludedBecause, score, ScoreTerms.of(names, raw),
+                ScoreTerms.of(names, weighted), breakerOpen);
     }
 
     @Override

@@ -1,0 +1,133 @@
+package dev.zerolayer.contracts.router;
+
+import java.util.AbstractMap;
+import java.util.AbstractSet;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+
+/**
+ * A candidate's terms by scorer name as an immutable map over two aligned arrays, in the scorers' order: one object
+ * per candidate instead of a hash map of boxed numbers; reads, compares and serializes as any other map.
+ */
+public final class ScoreTerms extends AbstractMap<String, Double> {
+
+    private static final ScoreTerms EMPTY = new ScoreTerms(new String[0], new double[0]);
+
+    private final String[] names;
+    private final double[] values;
+
+    private ScoreTerms(String[] names, double[] values) {
+        this.names = names;
+        this.values = values;
+    }
+
+    /**
+     * Terms over {@code names} (shared, never changed by anyone) and {@code values}, taken as they are: the caller
+     * hands them over and keeps no reference it writes through.
+     */
+    public static ScoreTerms of(String[] names, double[] values) {
+        if (names.length != values.length) {
+            throw new IllegalArgumentException(names.length + " names for " + values.length + " values");
+        }
+        for (int i = 0; i < names.length; i++) {
+            for (int j = 0; j < i; j++) {
+                if (names[j].equals(names[i])) {
+                    throw new IllegalArgumentException("scorer " + names[i] + " named twice");
+                }
+            }
+        }
+        return names.length == 0 ? EMPTY : new ScoreTerms(names, values);
+    }
+
+    /** The same entries in the map's iteration order; an entry without a name or a value is no term and is left out. */
+    static ScoreTerms copyOf(Map<String, Double> map) {
+        if (map instanceof ScoreTerms terms) {
+            return terms;
+        }
+        String[] names = new String[map.size()];
+        double[] values = new double[map.size()];
+        int n = 0;
+        for (Map.Entry<String, Double> entry : map.entrySet()) {
+            if (entry.getKey() != null && entry.getValue() != null) {
+                names[n] = entry.getKey();
+                values[n++] = entry.getValue();
+            }
+        }
+        return n == names.length ? of(names, values) : of(Arrays.copyOf(names, n), Arrays.copyOf(values, n));
+    }
+
+    /** The scorer names in order. */
+    public List<String> names() {
+        return List.of(names);
+    }
+
+    @Override
+    public int size() {
+        return names.length;
+    }
+
+    @Override
+    public boolean containsKey(Object key) {
+        return indexOf(key) >= 0;
+    }
+
+    @Override
+    public Double get(Object key) {
+        int i = indexOf(key);
+        return i < 0 ? null : values[i];
+    }
+
+    private int indexOf(Object key) {
+        for (int i = 0; i < names.length; i++) {
+            if (names[i].equals(key)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    @Override
+    public Set<Map.Entry<String, Double>> entrySet() {
+        return new AbstractSet<>() {
+            @Override
+            public int size() {
+                return names.length;
+            }
+
+            @Override
+            public Iterator<Map.Entry<String, Double>> iterator() {
+                return new Iterator<>() {
+                    private int next;
+
+                    @Override
+                    public boolean hasNext() {
+                        return next < names.length;
+                    }
+
+                    @Override
+                    public Map.Entry<String, Double> next() {
+                        if (next >= names.length) {
+                            throw new NoSuchElementException();
+                        }
+                        int i = next++;
+                        return new SimpleImmutableEntry<>(names[i], values[i]);
+                    }
+                };
+            }
+        };
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder text = new StringBuilder("{");
+        for (int i = 0; i < names.length; i++) {
+            text.append(i == 0 ? "" : ", ").append(names[i]).append('=').append(values[i]);
+        }
+        return text.append('}').toString();
+    }
+
+}
