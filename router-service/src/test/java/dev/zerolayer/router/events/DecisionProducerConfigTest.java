@@ -17,6 +17,15 @@ class DecisionProducerConfigTest {
                 .containsEntry("security.protocol", "SSL").containsEntry("ssl.truststore.location", "/etc/ts.jks")
                 .containsEntry("linger.ms", "20").containsEntry("compression.type", "zstd")
                 .containsEntry("acks", "all").containsEntry("enable.idempotence", "true")
-                .containsEntry("max.block.ms", "5000").containsEntry("delivery.timeout.ms", "120000");
+                .containsEntry("max.block.ms", "5000").containsEntry("delivery.timeout.ms", "120000")
+                .containsEntry("partitioner.ignore.keys", "true");
+    }
+
+    @Test
+    void anOperatorMayPartitionByKeyAgain() {
+        Map<String, Object> config = DecisionProducerConfig.of("broker:9093", Map.of(),
+                Map.of("partitioner.ignore.keys", "false"));
+
+        assertThat(config).containsEntry("partitioner.ignore.keys", "false");
     }
 }
