@@ -26,13 +26,15 @@ public final class ScoreTerms extends AbstractMap<String, Double> {
     }
 
     /**
-     * Terms over {@code names} (shared, never changed by anyone) and {@code values}, taken as they are: the caller
-     * hands them over and keeps no reference it writes through.
+     * Terms over {@code names} and {@code values}, taken as they are: the caller hands them over and keeps no reference
+     * it writes through.
      */
     public static ScoreTerms of(String[] names, double[] values) {
-        if (names.length != values.length) {
-            throw new IllegalArgumentException(names.length + " names for " + values.length + " values");
-        }
+        return keys(names).terms(values);
+    }
+
+    /** Scorer names checked once (none twice), for any number of candidates' terms over them. */
+    public static Names keys(String... names) {
         for (int i = 0; i < names.length; i++) {
             for (int j = 0; j < i; j++) {
                 if (names[j].equals(names[i])) {
@@ -40,7 +42,25 @@ public final class ScoreTerms extends AbstractMap<String, Double> {
                 }
             }
         }
-        return names.length == 0 ? EMPTY : new ScoreTerms(names, values);
+        return new Names(names.clone());
+    }
+
+    /** A checked, never-changed list of scorer names: the keys every candidate's terms share. */
+    public static final class Names {
+
+        private final String[] names;
+
+        private Names(String[] names) {
+            this.names = names;
+        }
+
+        /** The terms of one candidate: {@code values} in the names' order, taken as they are. */
+        public ScoreTerms terms(double[] values) {
+            if (names.length != values.length) {
+                throw new IllegalArgumentException(names.length + " names for " + values.length + " values");
+            }
+            return names.length == 0 ? EMPTY : new ScoreTerms(names, values);
+        }
     }
 
     /** The same entries in the map's iteration order; an entry without a name or a value is no term and is left out. */

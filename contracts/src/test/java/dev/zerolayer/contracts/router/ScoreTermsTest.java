@@ -44,6 +44,20 @@ class ScoreTermsTest {
     }
 
     @Test
+    void namesCheckedOnceServeEveryCandidateAndAreNotChangedByTheirCaller() {
+        String[] given = {"queue", "prefix"};
+        ScoreTerms.Names names = ScoreTerms.keys(given);
+        given[0] = "changed";
+
+        ScoreTerms first = names.terms(new double[] {0.1, 0.2});
+        ScoreTerms second = names.terms(new double[] {0.3, 0.4});
+
+        assertThat(first.names()).containsExactly("queue", "prefix");
+        assertThat(second).containsEntry("queue", 0.3).containsEntry("prefix", 0.4);
+        assertThatThrownBy(() -> names.terms(new double[] {0.1})).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void aCandidateKeepsTheTermsItIsGivenAndLeavesOutEntriesWithoutAValue() {
         ScoreTerms terms = ScoreTerms.of(NAMES, new double[] {0.5, 0.25, 1.0});
         Map<String, Double> withNull = new HashMap<>();

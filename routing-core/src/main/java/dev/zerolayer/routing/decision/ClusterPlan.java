@@ -52,11 +52,6 @@ final class ClusterPlan {
         return List.copyOf(order);
     }
 
-    /** The plan for this policy and fleet: {@code cached} when it was made for both, else a new one. */
-    static ClusterPlan of(ClusterPlan cached, PolicyDocument policy, List<NodeCandidate> fleet) {
-        return cached != null && cached.madeFor(policy, fleet) ? cached : new ClusterPlan(policy, fleet);
-    }
-
     /**
      * The last few plans made, newest first: a request decided over the whole fleet and then over the nodes of its own
      * API alone (or per API key's policy) alternates between layouts, and each keeps its plan.

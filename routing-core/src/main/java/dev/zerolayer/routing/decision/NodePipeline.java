@@ -1,6 +1,7 @@
 package dev.zerolayer.routing.decision;
 
 import dev.zerolayer.contracts.fallback.Scoring;
+import dev.zerolayer.contracts.router.ScoreTerms;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,7 +20,7 @@ public final class NodePipeline {
     private final NodeFilter[] filters;
     private final NodeScorer[] scorers;
     private final double[] weights;
-    private final String[] names;
+    private final ScoreTerms.Names names;
     private final Picker picker;
     private final boolean anySoft;
 
@@ -30,11 +31,12 @@ public final class NodePipeline {
         this.filters = filters.toArray(NodeFilter[]::new);
         this.scorers = scorers.toArray(NodeScorer[]::new);
         this.weights = new double[this.scorers.length];
-        this.names = new String[this.scorers.length];
+        String[] names = new String[this.scorers.length];
         for (int i = 0; i < this.scorers.length; i++) {
             weights[i] = scoring.weight(this.scorers[i].name());
             names[i] = this.scorers[i].name();
         }
+        this.names = ScoreTerms.keys(names);
         this.picker = picker;
         boolean soft = false;
         for (NodeFilter filter : this.filters) {
@@ -51,8 +53,8 @@ public final class NodePipeline {
         return scorers[i].name();
     }
 
-    /** The scorers' names in term order; shared, never written. */
-    String[] sharedNames() {
+    /** The scorers' names in term order, the keys of every candidate's terms. */
+    ScoreTerms.Names termNames() {
         return names;
     }
 

@@ -89,9 +89,9 @@ public final class ScoredCandidate {
         for (int i = 0; i < raw.length; i++) {
             weighted[i] = weighted(i);
         }
-        String[] names = pipeline.sharedNames();
-        return new CandidateScore(nodeId, tier, cluster, excludedBecause, score, ScoreTerms.of(names, raw),
-                ScoreTerms.of(names, weighted), breakerOpen);
+        ScoreTerms.Names names = pipeline.termNames();
+        return new CandidateScore(nodeId, tier, cluster, excludedBecause, score, names.terms(raw),
+                names.terms(weighted), breakerOpen);
     }
 
     @Override

@@ -26,7 +26,7 @@ class ClusterPlanTest {
 
     @Test
     void policyClustersFirstThenRegisteredOnesSortedWithoutStandbys() {
-        ClusterPlan plan = ClusterPlan.of(null, policy, fleet(0.2, "sonnet-h100"));
+        ClusterPlan plan = new ClusterPlan.Cache().plan(policy, fleet(0.2, "sonnet-h100"));
 
         assertThat(plan.declared("sonnet")).containsExactly("sonnet-a100-40g", "sonnet-h100");
         assertThat(plan.primary("sonnet")).isEqualTo("sonnet-a100-40g");
@@ -39,21 +39,22 @@ class ClusterPlanTest {
     void aTierOnlyNodesNameIsPlannedFromTheirClusters() {
         List<NodeCandidate> fleet = List.of(node("mini-2", "mini", "mini-b", 0), node("mini-1", "mini", "mini-a", 0));
 
-        assertThat(ClusterPlan.of(null, policy, fleet).declared("mini")).containsExactly("mini-a", "mini-b");
+        assertThat(new ClusterPlan.Cache().plan(policy, fleet).declared("mini")).containsExactly("mini-a", "mini-b");
     }
 
     @Test
     void reusedWhileThePolicyAndLayoutStayRebuiltWhenEitherChanges() {
-        ClusterPlan first = ClusterPlan.of(null, policy, fleet(0.2, "sonnet-a100-40g"));
+        ClusterPlan.Cache cache = new ClusterPlan.Cache();
+        ClusterPlan first = cache.plan(policy, fleet(0.2, "sonnet-a100-40g"));
 
-        assertThat(ClusterPlan.of(first, policy, fleet(0.9, "sonnet-a100-40g")))
+        assertThat(cache.plan(policy, fleet(0.9, "sonnet-a100-40g")))
                 .as("only the nodes' state changed").isSameAs(first);
-        ClusterPlan moved = ClusterPlan.of(first, policy, fleet(0.2, "sonnet-h100"));
+        ClusterPlan moved = cache.plan(policy, fleet(0.2, "sonnet-h100"));
         assertThat(moved).isNotSameAs(first);
         assertThat(moved.declared("sonnet")).containsExactly("sonnet-a100-40g", "sonnet-h100");
         PolicyDocument edited = PolicyDocument.defaults();
-        assertThat(ClusterPlan.of(moved, edited, fleet(0.2, "sonnet-h100"))).isNotSameAs(moved);
-        assertThat(ClusterPlan.of(moved, policy, fleet(0.2, "sonnet-h100").subList(0, 3))).isNotSameAs(moved);
+        assertThat(cache.plan(edited, fleet(0.2, "sonnet-h100"))).isNotSameAs(moved);
+        assertThat(cache.plan(policy, fleet(0.2, "sonnet-h100").subList(0, 3))).isNotSameAs(moved);
     }
 
     @Test
