@@ -20,8 +20,8 @@ public record CandidateScore(String node, String tier, String cluster, String ex
         Map<String, Double> terms, Map<String, Double> weightedTerms, Boolean breakerOpen) {
 
     public CandidateScore {
-        terms = terms == null ? ScoreTerms.copyOf(Map.of()) : ScoreTerms.copyOf(terms);
-        weightedTerms = weightedTerms == null ? ScoreTerms.copyOf(Map.of()) : ScoreTerms.copyOf(weightedTerms);
+        terms = ScoreTerms.copyOf(terms);
+        weightedTerms = ScoreTerms.copyOf(weightedTerms);
     }
 
     /** Whether it was scored (no filter left it out). */

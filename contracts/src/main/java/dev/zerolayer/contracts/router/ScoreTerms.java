@@ -63,8 +63,14 @@ public final class ScoreTerms extends AbstractMap<String, Double> {
         }
     }
 
-    /** The same entries in the map's iteration order; an entry without a name or a value is no term and is left out. */
+    /**
+     * The same entries in the map's iteration order; an entry without a name or a value is no term and is left out, and
+     * no map at all is no terms.
+     */
     static ScoreTerms copyOf(Map<String, Double> map) {
+        if (map == null) {
+            return EMPTY;
+        }
         if (map instanceof ScoreTerms terms) {
             return terms;
         }

@@ -101,7 +101,7 @@ final class EventScanner {
                     } else {
                         throw unreadable();
                     }
-                } while (comma('}'));
+                } while (another());
                 if (deltaKind < 0 || fieldStart < 0 || !is(fieldStart, fieldEnd, KIND_FIELDS[deltaKind])) {
                     throw unreadable();
                 }
@@ -109,7 +109,7 @@ final class EventScanner {
             } else {
                 throw unreadable();
             }
-        } while (comma('}'));
+        } while (another());
         skipSpace();
         if (at != end || typeStart < 0) {
             throw unreadable();
@@ -135,14 +135,14 @@ final class EventScanner {
         throw unreadable();
     }
 
-    /** After a member: true on a comma (another member follows), false on {@code close}. */
-    private boolean comma(char close) {
+    /** After an object's member: true on a comma (another member follows), false on the closing brace. */
+    private boolean another() {
         skipSpace();
         if (at < end && bytes[at] == ',') {
             at++;
             return true;
         }
-        if (at < end && bytes[at] == close) {
+        if (at < end && bytes[at] == '}') {
             at++;
             return false;
         }
