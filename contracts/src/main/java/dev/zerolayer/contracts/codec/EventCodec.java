@@ -10,7 +10,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The JSON wire format of every event: ISO-8601 instants, every field written (nulls included), every field required on
- * read, unknown fields ignored; anything unreadable becomes an {@link InvalidEventException} with a reason that never
+ * read except those a record marks optional (a field added later, {@code @JacksonInject(useInput, optional)}: absent
+ * reads as null), unknown fields ignored; anything unreadable becomes an {@link InvalidEventException} with a reason that never
  * quotes the payload.
  */
 public final class EventCodec {

@@ -1,5 +1,7 @@
 package dev.zerolayer.contracts.router;
 
+import com.fasterxml.jackson.annotation.JacksonInject;
+import com.fasterxml.jackson.annotation.OptBoolean;
 import java.util.Map;
 
 /**
@@ -17,7 +19,8 @@ import java.util.Map;
  *                        records written before routers reported it)
  */
 public record CandidateScore(String node, String tier, String cluster, String excludedBecause, double score,
-        Map<String, Double> terms, Map<String, Double> weightedTerms, Boolean breakerOpen) {
+        Map<String, Double> terms, Map<String, Double> weightedTerms,
+        @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) Boolean breakerOpen) {
 
     public CandidateScore {
         terms = ScoreTerms.copyOf(terms);

@@ -52,7 +52,8 @@ public final class Topics {
             "node id", NodeTelemetry.class, SIMULATOR, List.of(TELEMETRY, CONSOLE), CleanupPolicy.DELETE, 6,
             Duration.ofHours(6));
     public static final TopicSpec<NodeHealth> TELEMETRY_NODE_HEALTH_TOPIC = new TopicSpec<>(TELEMETRY_NODE_HEALTH,
-            "node id", NodeHealth.class, TELEMETRY, List.of(ROUTER, CACHE, CONSOLE), CleanupPolicy.COMPACT, 3, WEEK);
+            "node id", NodeHealth.class, TELEMETRY, List.of(TELEMETRY, ROUTER, CACHE, CONSOLE), CleanupPolicy.COMPACT, 3,
+            WEEK);
     public static final TopicSpec<ComplexityModel> COMPLEXITY_MODEL_TOPIC = new TopicSpec<>(COMPLEXITY_MODEL,
             "\"active\"", ComplexityModel.class, COMPLEXITY, List.of(ROUTER), CleanupPolicy.COMPACT, 1, WEEK);
     public static final TopicSpec<KvCacheEvent> CACHE_KV_EVENTS_TOPIC = new TopicSpec<>(CACHE_KV_EVENTS,

@@ -37,6 +37,34 @@ class EventCodecGoldenTest {
         }));
     }
 
+    @org.junit.jupiter.api.Test
+    void aNodeHealthRecordWrittenBeforeReplicasStampedThemReadsWithoutAWriter() throws IOException {
+        JsonNode golden = EventCodec.mapper().readTree(read("node-health"));
+        ((tools.jackson.databind.node.ObjectNode) golden).remove("writer");
+
+        dev.zerolayer.contracts.telemetry.NodeHealth health = EventCodec.decode(
+                EventCodec.mapper().writeValueAsBytes(golden), dev.zerolayer.contracts.telemetry.NodeHealth.class,
+                "sonnet-1");
+
+        assertThat(health.writer()).isNull();
+        assertThat(health.withWriter(new dev.zerolayer.contracts.event.Writer("r", 2)).writer().generation())
+                .isEqualTo(2);
+    }
+
+    @org.junit.jupiter.api.Test
+    void aDecisionWrittenBeforeRoutersReportedBreakersReadsWithoutThem() throws IOException {
+        JsonNode golden = EventCodec.mapper().readTree(read("routing-decision"));
+        golden.get("candidates").forEach(candidate -> ((tools.jackson.databind.node.ObjectNode) candidate)
+                .remove("breakerOpen"));
+
+        dev.zerolayer.contracts.router.RoutingDecision decision = EventCodec.decode(
+                EventCodec.mapper().writeValueAsBytes(golden), dev.zerolayer.contracts.router.RoutingDecision.class,
+                "req-7f3a");
+
+        assertThat(decision.candidates()).hasSize(2)
+                .allSatisfy(candidate -> assertThat(candidate.breakerOpen()).isNull());
+    }
+
     @SuppressWarnings("unchecked")
     private static Class<Event> decodeType(Event event) {
         // Telemetry is read as the sealed interface, the way the topic's consumer reads it.

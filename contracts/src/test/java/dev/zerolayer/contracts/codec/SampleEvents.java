@@ -41,7 +41,7 @@ final class SampleEvents {
         events.put("node-health", new NodeHealth("evt-health-1", AT, 1, "sonnet-1", REGISTRATION, NodeState.UNAVAILABLE,
                 0.35, List.of("sm_active>0.95 for 500ms"), "gpu_bandwidth_bottleneck", 0.97, 12, 0.88, null,
                 List.of(31_000L, 29_500L), 40, false,
-                3));
+                3).withWriter(new dev.zerolayer.contracts.event.Writer("telemetry-0-4711", 7)));
         events.put("routing-decision", RoutingDecision.builder().eventId("evt-dec-1").occurredAt(AT).schemaVersion(1)
                 .requestId("req-7f3a").sessionHash("sess-9c1e").apiKeyId("key-ab12").clientApi("anthropic")
                 .requestedModel("claude-sonnet-4-5").streaming(true).tier("sonnet").cluster("sonnet-a100-40g")

@@ -69,6 +69,12 @@ public class PlatformAutoConfiguration {
     }
 
     @Bean
+    @ConditionalOnMissingBean
+    dev.zerolayer.platform.replica.ReplicaId replicaId(ZeroLayerProperties properties) {
+        return dev.zerolayer.platform.replica.ReplicaId.of(properties.replicaId());
+    }
+
+    @Bean
     TopicGuard topicGuard(ZeroLayerProperties properties, Environment environment, ApplicationContext context) {
         String servers = environment.getProperty("spring.cloud.stream.kafka.binder.brokers", "127.0.0.1:9092");
         java.util.Map<String, String> clientProperties = org.springframework.boot.context.properties.bind.Binder

@@ -19,6 +19,7 @@ import org.springframework.validation.annotation.Validated;
  * @param apiKeys            comma-separated client API keys (empty: local traffic only)
  * @param adminToken         token for mutating admin endpoints (empty: admin endpoints refuse everyone)
  * @param parentPid          when set, the service exits once that process is gone (local-stack children)
+ * @param replicaId          this replica's name on the records it writes (empty: host name and pid)
  */
 @Validated
 @ConfigurationProperties("zerolayer")
@@ -29,5 +30,6 @@ public record ZeroLayerProperties(
         @DefaultValue("5s") Duration brokerRetryBackoff,
         @DefaultValue("") String apiKeys,
         @DefaultValue("") String adminToken,
-        Long parentPid) {
+        Long parentPid,
+        @DefaultValue("") String replicaId) {
 }

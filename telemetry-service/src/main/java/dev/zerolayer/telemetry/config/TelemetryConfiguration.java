@@ -1,6 +1,7 @@
 package dev.zerolayer.telemetry.config;
 
 import dev.zerolayer.contracts.fallback.FallbackPolicy;
+import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.contracts.telemetry.NodeRegistration;
 import dev.zerolayer.contracts.telemetry.PrefixCaching;
 import dev.zerolayer.contracts.telemetry.UpstreamProtocol;
@@ -17,11 +18,15 @@ import dev.zerolayer.telemetry.health.HealthTracker;
 import dev.zerolayer.telemetry.health.KafkaHealthPublisher;
 import dev.zerolayer.telemetry.health.WarmupProber;
 import dev.zerolayer.telemetry.observation.RouterObservations;
+import dev.zerolayer.telemetry.ownership.NodeHandover;
+import dev.zerolayer.telemetry.ownership.NodeOwnership;
+import dev.zerolayer.platform.replica.ReplicaId;
 import dev.zerolayer.telemetry.registry.RegistrationValidator;
 import dev.zerolayer.telemetry.registry.TelemetryIngest;
 import dev.zerolayer.telemetry.restore.PublishedHealth;
 import dev.zerolayer.telemetry.scrape.NodeScraper;
 import dev.zerolayer.telemetry.scrape.ScrapeScheduler;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.List;
@@ -34,7 +39,10 @@ import org.springframework.cloud.stream.function.StreamBridge;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.reactive.function.client.WebClient;
 
-/** The service's beans: consumers (bound in application.yml), the health tracker and its ticker, prober and scrapers. */
+/**
+ * The service's beans: consumers (bound in application.yml), node ownership and its handover, the health tracker and its
+ * ticker, prober and scrapers.
+ */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(TelemetryProperties.class)
 public class TelemetryConfiguration {
@@ -46,12 +54,43 @@ public class TelemetryConfiguration {
         return new KafkaHealthPublisher(events);
     }
 
+    /** Which nodes this replica runs: those keyed to its partitions of the sample topic. */
+    @Bean
+    NodeOwnership nodeOwnership(ReplicaId replica, MeterRegistry meters) {
+        NodeOwnership ownership = new NodeOwnership(replica.value());
+        Gauge.builder("zerolayer.telemetry.owned.partitions", ownership, o -> o.current().partitions().size())
+                .description("Partitions of telemetry.samples.v1 whose nodes this replica runs").register(meters);
+        Gauge.builder("zerolayer.telemetry.assignment.generation", ownership, o -> o.current().generation())
+                .description("Consumer-group generation of this replica's sample partitions").register(meters);
+        return ownership;
+    }
+
     @Bean
     HealthTracker healthTracker(HealthPublisher publisher, Clock clock, TelemetryProperties properties,
-            MeterRegistry meters, CompactedView<FallbackPolicy> fallbackPolicy) {
-        HealthTracker tracker = new HealthTracker(publisher, clock, properties.heartbeat(), meters);
+            MeterRegistry meters, CompactedView<FallbackPolicy> fallbackPolicy, NodeOwnership ownership,
+            CompactedView<NodeHealth> nodeHealthView) {
+        HealthTracker tracker = new HealthTracker(publisher, clock, properties.heartbeat(), meters, ownership::writer);
         fallbackPolicy.onUpdate(tracker::applyPolicy);
+        nodeHealthView.onUpdate(tracker::observeForeign);
         return tracker;
+    }
+
+    /** Every replica's node-health records, live: other replicas' nodes in cluster load and in {@code /v1/nodes}. */
+    @Bean
+    CompactedView<NodeHealth> nodeHealthView(EventReader reader, Clock clock, TelemetryProperties properties) {
+        return new CompactedView<>(Topics.TELEMETRY_NODE_HEALTH_TOPIC, reader, clock)
+                .expectUpdatesEvery(properties.heartbeat().multipliedBy(3));
+    }
+
+    /** At each rebalance of the sample binding, releases the nodes this replica gave up and seeds those it gained. */
+    @Bean
+    NodeHandover nodeHandover(NodeOwnership ownership, HealthTracker tracker, PublishedHealth publishedHealth,
+            TelemetryIngest ingest, TelemetryProperties properties) {
+        List<NodeRegistration> inventory = inventory(properties);
+        return new NodeHandover(ownership, tracker, publishedHealth, () -> inventory.stream()
+                .filter(node -> ownership.owns(node.nodeId()) && !tracker.runs(node.nodeId()))
+                .forEach(node -> ingest.register(node)
+                        .ifPresent(problem -> log.warn("inventory node {} refused: {}", node.nodeId(), problem))));
     }
 
     /** Health component {@code policy}: the fallback policy version this service runs on. */
@@ -74,30 +113,28 @@ public class TelemetryConfiguration {
     @Bean
     TelemetryIngest telemetrySamples(EventReader reader, StreamBridge bridge, HealthTracker tracker,
             TelemetryProperties properties, CompactedView<FallbackPolicy> fallbackPolicy,
-            PublishedHealth publishedHealth, Clock clock) {
-        TelemetryIngest ingest = new TelemetryIngest(reader, new DeadLetters(bridge, Topics.TELEMETRY),
-                new RegistrationValidator(
+            PublishedHealth publishedHealth, Clock clock, NodeOwnership ownership) {
+        return new TelemetryIngest(reader, new DeadLetters(bridge, Topics.TELEMETRY), new RegistrationValidator(
                 properties.allowedUpstreamSchemes(), properties.allowedUpstreamHosts()), tracker, fallbackPolicy,
-                publishedHealth, clock, properties.maxSampleSkew());
-        publishedHealth.afterRestore(() -> {
-            for (TelemetryProperties.InventoryNode node : properties.nodes()) {
-                NodeRegistration registration;
-                try {
-                    TelemetryProperties.PrefixCache cache = node.prefixCache();
-                    registration = NodeRegistration.of(node.nodeId(), node.tier(), node.cluster(), node.standbyOf(),
-                            node.upstreamBaseUrl(), UpstreamProtocol.valueOf(node.protocol().toUpperCase(Locale.ROOT)),
-                            node.model(), node.capacity(), node.hardwareProfile()).withPrefixCache(cache == null
-                                    ? null : new PrefixCaching(cache.tokenizer(), cache.blockSize(),
-                                            cache.hashAlgorithm(), cache.hashSeed()));
-                } catch (RuntimeException e) {
-                    log.warn("inventory node {} refused: {}", node.nodeId(), e.getMessage());
-                    continue;
-                }
-                ingest.register(registration)
-                        .ifPresent(problem -> log.warn("inventory node {} refused: {}", node.nodeId(), problem));
+                publishedHealth, clock, properties.maxSampleSkew(), ownership::owns);
+    }
+
+    /** The configured nodes as registrations; one that does not make a valid registration is logged and left out. */
+    private static List<NodeRegistration> inventory(TelemetryProperties properties) {
+        List<NodeRegistration> registrations = new java.util.ArrayList<>();
+        for (TelemetryProperties.InventoryNode node : properties.nodes()) {
+            try {
+                TelemetryProperties.PrefixCache cache = node.prefixCache();
+                registrations.add(NodeRegistration.of(node.nodeId(), node.tier(), node.cluster(), node.standbyOf(),
+                        node.upstreamBaseUrl(), UpstreamProtocol.valueOf(node.protocol().toUpperCase(Locale.ROOT)),
+                        node.model(), node.capacity(), node.hardwareProfile()).withPrefixCache(cache == null
+                                ? null : new PrefixCaching(cache.tokenizer(), cache.blockSize(),
+                                        cache.hashAlgorithm(), cache.hashSeed())));
+            } catch (RuntimeException e) {
+                log.warn("inventory node {} refused: {}", node.nodeId(), e.getMessage());
             }
-        });
-        return ingest;
+        }
+        return List.copyOf(registrations);
     }
 
     @Bean

@@ -1,6 +1,7 @@
 package dev.zerolayer.telemetry.health;
 
 import dev.zerolayer.contracts.event.EventChecks;
+import dev.zerolayer.contracts.event.Writer;
 import dev.zerolayer.contracts.fallback.FallbackPolicy;
 import dev.zerolayer.contracts.fallback.Thresholds;
 import dev.zerolayer.contracts.router.DecisionStatus;
@@ -29,11 +30,14 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
- * Runs every registered node's health machine and publishes its record on {@code telemetry.node-health.v1} at once when
- * its state, diagnosis, predicted ready time or cluster spike flag change, and otherwise every heartbeat; thresholds come from the
- * latest fallback policy.
+ * Runs the health machine of every node this replica owns and publishes its record on {@code telemetry.node-health.v1}
+ * at once when its state, diagnosis, predicted ready time or cluster spike flag change, and otherwise every heartbeat;
+ * a released node is never published again; cluster load counts other replicas' nodes from their records; thresholds
+ * come from the latest fallback policy.
  */
 public class HealthTracker {
 
@@ -51,12 +55,22 @@ public class HealthTracker {
     private final Map<String, ClusterLoad> clusterLoads = new ConcurrentHashMap<>();
     /** One stream clock per partition of the sample stream (and one for scraped samples). */
     private final Map<Integer, StreamClock> clocks = new ConcurrentHashMap<>();
+    /** Other replicas' nodes, as their last records say: their share of their cluster's load. */
+    private final Map<String, ForeignLoad> foreign = new ConcurrentHashMap<>();
+    private final Supplier<Writer> writer;
     private volatile Thresholds thresholds = Thresholds.defaults();
     private volatile HealthRules rules = HealthRules.defaults();
     private volatile long policyVersion;
 
     public HealthTracker(HealthPublisher publisher, Clock clock, Duration heartbeat, MeterRegistry meters) {
+        this(publisher, clock, heartbeat, meters, () -> null);
+    }
+
+    /** @param writer the stamp of this replica's records (null: records go out unstamped) */
+    public HealthTracker(HealthPublisher publisher, Clock clock, Duration heartbeat, MeterRegistry meters,
+            Supplier<Writer> writer) {
         this.publisher = publisher;
+        this.writer = writer;
         this.clock = clock;
         this.heartbeat = heartbeat;
         this.samples = Counter.builder("zerolayer.telemetry.samples").description("Samples applied to node health")
@@ -109,9 +123,67 @@ public class HealthTracker {
         return true;
     }
 
-    /** Makes the node a member of its registration's cluster. */
+    /** Makes the node a member of its registration's cluster; its load now counts from its own samples here. */
     private void join(NodeEntry entry) {
         byCluster.computeIfAbsent(entry.registration.cluster(), c -> ConcurrentHashMap.newKeySet()).add(entry);
+        ForeignLoad was = foreign.remove(entry.registration.nodeId());
+        if (was != null) {
+            clusterLoads.get(was.cluster()).add(-was.capacity(), -was.busy());
+        }
+    }
+
+    /**
+     * Lets go of the nodes another replica now owns: each is published no more from the moment this returns (a
+     * heartbeat racing it either went out before or not at all), and its state leaves this replica; returns their ids.
+     */
+    public List<String> release(Predicate<String> notOurs) {
+        List<String> released = new ArrayList<>();
+        for (NodeEntry entry : nodes.values()) {
+            String nodeId = entry.registration.nodeId();
+            if (!notOurs.test(nodeId)) {
+                continue;
+            }
+            synchronized (entry) {
+                entry.released = true;
+                if (entry.loadCluster != null) {
+                    clusterLoads.get(entry.loadCluster).add(-entry.loadCapacity, -entry.loadBusy);
+                    entry.loadCluster = null;
+                }
+            }
+            nodes.remove(nodeId, entry);
+            members(entry.registration.cluster()).remove(entry);
+            released.add(nodeId);
+        }
+        return released;
+    }
+
+    /**
+     * Another replica's record of a node this one does not run: the node's share of its cluster's load (capacity and
+     * busy slots while routable), so a cluster split between replicas is judged whole.
+     */
+    public void observeForeign(NodeHealth record) {
+        if (nodes.containsKey(record.nodeId())) {
+            return;
+        }
+        boolean routable = record.state().routable();
+        int capacity = record.registration().capacity();
+        ForeignLoad next = new ForeignLoad(record.registration().cluster(), routable ? capacity : 0,
+                routable ? Math.round(record.load() * capacity) + record.queueDepth() : 0);
+        foreign.compute(record.nodeId(), (id, was) -> {
+            if (was != null) {
+                clusterLoads.get(was.cluster()).add(-was.capacity(), -was.busy());
+            }
+            clusterLoads.computeIfAbsent(next.cluster(), c -> new ClusterLoad()).add(next.capacity(), next.busy());
+            return next;
+        });
+    }
+
+    /** Whether this replica runs the node's machine now. */
+    public boolean runs(String nodeId) {
+        return nodes.containsKey(nodeId);
+    }
+
+    private record ForeignLoad(String cluster, long capacity, long busy) {
     }
 
     public Optional<NodeRegistration> registration(String nodeId) {
@@ -245,6 +317,9 @@ public class HealthTracker {
      */
     private void refreshLoad(NodeEntry entry) {
         synchronized (entry) {
+            if (entry.released) {
+                return;
+            }
             boolean routable = entry.machine.state().routable();
             String cluster = entry.registration.cluster();
             long capacity = routable ? entry.registration.capacity() : 0;
@@ -282,6 +357,9 @@ public class HealthTracker {
      */
     private void publishIfDue(NodeEntry entry, boolean force) {
         synchronized (entry) {
+            if (entry.released) {
+                return;
+            }
             NodeHealth last = entry.lastPublished;
             Instant now = clock.instant();
             boolean heartbeatDue = entry.lastPublishedAt == null
@@ -314,7 +392,7 @@ public class HealthTracker {
                 sample.map(TelemetrySample::requestsWaiting).orElse(0),
                 sample.map(TelemetrySample::kvCacheUsage).orElse(0.0), machine.predictedReadyAt().orElse(null),
                 machine.warmups().durationsMs(), age, spiking.getOrDefault(entry.registration.cluster(), false),
-                policyVersion);
+                policyVersion, writer.get());
     }
 
     /** One node's registration, machine, diagnosis and what was last published of it. */
@@ -327,6 +405,7 @@ public class HealthTracker {
         volatile Instant lastPublishedAt;
         volatile boolean probeInFlight;
         volatile int partition = NO_PARTITION;
+        boolean released;
         String loadCluster;
         long loadCapacity;
         long loadBusy;

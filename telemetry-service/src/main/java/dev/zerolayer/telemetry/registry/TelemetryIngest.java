@@ -21,13 +21,15 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.springframework.messaging.Message;
 
 /**
- * Reads {@code telemetry.samples.v1} in batches once this service's earlier node-health records are read back:
- * validated registrations register nodes (a node known before a restart is seeded from its last published record),
- * samples of registered nodes stamped within the allowed skew of their record's timestamp feed their health machine;
- * everything else is counted and dead-lettered one by one without touching any node's state or the rest of the batch.
+ * Reads this replica's partitions of {@code telemetry.samples.v1} in batches once the earlier node-health records are
+ * read back: validated registrations register nodes (a node known before, here or on another replica, is seeded from
+ * its last published record), samples of registered nodes stamped within the allowed skew of their record's timestamp
+ * feed their health machine; a record of a node keyed to a partition this replica does not own, and everything else
+ * invalid, is counted and dead-lettered one by one without touching any node's state or the rest of the batch.
  */
 public class TelemetryIngest implements Consumer<Message<List<byte[]>>> {
 
@@ -39,10 +41,13 @@ public class TelemetryIngest implements Consumer<Message<List<byte[]>>> {
     private final PublishedHealth lastPublished;
     private final Clock clock;
     private final Duration maxSkew;
+    private final Predicate<String> owned;
 
+    /** @param owned whether a node id is keyed to a partition this replica owns now */
     public TelemetryIngest(EventReader reader, DeadLetters deadLetters, RegistrationValidator validator,
             HealthTracker tracker, CompactedView<FallbackPolicy> policy, PublishedHealth lastPublished, Clock clock,
-            Duration maxSkew) {
+            Duration maxSkew, Predicate<String> owned) {
+        this.owned = owned;
         this.reader = reader;
         this.deadLetters = deadLetters;
         this.validator = validator;
@@ -55,7 +60,9 @@ public class TelemetryIngest implements Consumer<Message<List<byte[]>>> {
 
     @Override
     public void accept(Message<List<byte[]>> batch) {
-        lastPublished.awaitRestored();
+        if (!lastPublished.awaitRestored()) {
+            throw new IllegalStateException("stopping before the node-health read-back was done");
+        }
         for (InboundRecord record : InboundRecord.of(batch)) {
             apply(record).ifPresent(reason -> deadLetters.refuse(reader, record, reason));
         }
@@ -68,6 +75,10 @@ public class TelemetryIngest implements Consumer<Message<List<byte[]>>> {
             telemetry = reader.read(record, Topics.TELEMETRY_SAMPLES_TOPIC);
         } catch (InvalidEventException e) {
             return Optional.of(e.getMessage());
+        }
+        if (!owned.test(telemetry.nodeId())) {
+            return Optional.of("node id keyed to a partition other than " + record.partition()
+                    + " (records of a node must be keyed by its id)");
         }
         if (telemetry instanceof NodeRegistration registration) {
             return register(registration).map(problem -> "registration refused: " + problem);

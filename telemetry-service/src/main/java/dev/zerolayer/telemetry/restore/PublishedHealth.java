@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,14 +23,17 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * What this service published on {@code telemetry.node-health.v1} before it started, read back once at start (every
- * partition up to the end offsets of that moment), then held still: the service is the topic's only writer, so it
- * never needs to read its own records again. The active fallback policy is read first, so that nothing is judged or
- * published under the built-in policy after a restart. Sample consumption waits until both read-backs are done.
+ * What the replicas of this service published on {@code telemetry.node-health.v1}, read back at start (every partition
+ * up to the end offsets of that moment) and again whenever this replica is handed nodes another one ran, so that it
+ * seeds them from their last record. The active fallback policy is read first, so that nothing is judged or published
+ * under the built-in policy after a restart. Sample consumption waits until both read-backs are done.
  */
 public class PublishedHealth implements SmartLifecycle, HealthIndicator {
 
     private static final Logger log = LoggerFactory.getLogger(PublishedHealth.class);
+
+    /** The longest a catch-up may take: a consumer's rebalance callback, and so its group, waits on it. */
+    private static final java.time.Duration READ_LIMIT = java.time.Duration.ofSeconds(30);
 
     private final TopicGuard guard;
     private final Clock clock;
@@ -38,8 +42,8 @@ public class PublishedHealth implements SmartLifecycle, HealthIndicator {
     private final CountDownLatch restored = new CountDownLatch(1);
     private final StartupStep step;
     private final Consumer<FallbackPolicy> policy;
-    private volatile Runnable afterRestore = () -> { };
     private volatile Instant restoredAt;
+    private volatile boolean stopping;
     private volatile long restoreMillis;
 
     public PublishedHealth(TopicGuard guard, Clock clock, MeterRegistry meters) {
@@ -57,23 +61,26 @@ public class PublishedHealth implements SmartLifecycle, HealthIndicator {
         this.step = new StartupStep("node-health-restore", guard, this::restore);
     }
 
-    /** Runs once the records are read back, before sample consumption starts (registers the inventory nodes). */
-    public void afterRestore(Runnable action) {
-        this.afterRestore = action;
-    }
-
     /** The last record published for a node before this start, if any. */
     public Optional<NodeHealth> lastPublished(String nodeId) {
         return Optional.ofNullable(records.get(nodeId));
     }
 
-    /** Blocks the calling consumer until the read-back is done. */
-    public void awaitRestored() {
+    /**
+     * Blocks the calling consumer until the read-back is done; returns false at once when the service is stopping
+     * instead (a consumer thread parked here for good would keep its group waiting on it).
+     */
+    public boolean awaitRestored() {
         try {
-            restored.await();
+            while (!restored.await(100, TimeUnit.MILLISECONDS)) {
+                if (stopping) {
+                    return false;
+                }
+            }
+            return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for the node-health read-back", e);
+            return false;
         }
     }
 
@@ -97,17 +104,32 @@ public class PublishedHealth implements SmartLifecycle, HealthIndicator {
         }, (record, e) -> log.warn("skipped unreadable fallback-policy record, partition {} offset {}: {}",
                 record.partition(), record.offset(), e.getMessage()), step::isRunning);
         policies.values().forEach(policy);
-        int read = CompactedTopicReader.of(guard).readToEnd(Topics.TELEMETRY_NODE_HEALTH_TOPIC, "telemetry-service",
+        int read = readNodeHealth(CompactedTopicReader.of(guard));
+        restoreMillis = (System.nanoTime() - started) / 1_000_000;
+        restoredAt = clock.instant();
+        log.info("read back {} node-health records ({} nodes) in {} ms", read, records.size(), restoreMillis);
+        restored.countDown();
+    }
+
+    /**
+     * Reads the node-health topic again up to the end offsets of now (on the calling thread): after a rebalance, the
+     * last records of the replica that ran the nodes before. Returns the records read.
+     */
+    public int catchUp() {
+        long started = System.nanoTime();
+        int read = readNodeHealth(CompactedTopicReader.of(guard).within(READ_LIMIT));
+        log.info("caught up on {} node-health records ({} nodes) in {} ms", read, records.size(),
+                (System.nanoTime() - started) / 1_000_000);
+        return read;
+    }
+
+    private int readNodeHealth(CompactedTopicReader reader) {
+        return reader.readToEnd(Topics.TELEMETRY_NODE_HEALTH_TOPIC, "telemetry-service",
                 this::apply, (record, e) -> {
                     skipped.increment();
                     log.warn("skipped unreadable node-health record, partition {} offset {}: {}",
                             record.partition(), record.offset(), e.getMessage());
                 }, step::isRunning);
-        restoreMillis = (System.nanoTime() - started) / 1_000_000;
-        restoredAt = clock.instant();
-        log.info("read back {} node-health records ({} nodes) in {} ms", read, records.size(), restoreMillis);
-        afterRestore.run();
-        restored.countDown();
     }
 
     private void apply(String key, NodeHealth value) {
@@ -136,6 +158,7 @@ public class PublishedHealth implements SmartLifecycle, HealthIndicator {
 
     @Override
     public void stop() {
+        stopping = true;
         step.stop();
     }
 

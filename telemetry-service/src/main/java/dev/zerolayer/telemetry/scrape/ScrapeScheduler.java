@@ -11,7 +11,8 @@ import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 
 /**
- * Scrapes every inventory node each interval, once the topics are ready; a malformed or unreachable scrape is counted
+ * Scrapes each interval every inventory node this replica runs (another replica scrapes the rest), once the topics are
+ * ready; a malformed or unreachable scrape is counted
  * in {@code zerolayer_telemetry_scrape_failures_total{node,reason}} and changes nothing.
  */
 public class ScrapeScheduler implements SmartLifecycle {
@@ -39,6 +40,7 @@ public class ScrapeScheduler implements SmartLifecycle {
         }
         running = Flux.interval(interval).filter(tick -> guard.ready())
                 .flatMapIterable(tick -> scrapers)
+                .filter(scraper -> tracker.runs(scraper.nodeId()))
                 .flatMap(scraper -> scraper.scrape()
                         .doOnNext(tracker::onSample)
                         .onErrorResume(error -> {

@@ -1,32 +1,42 @@
 package dev.zerolayer.telemetry.web;
 
 import dev.zerolayer.contracts.telemetry.NodeHealth;
+import dev.zerolayer.platform.view.CompactedView;
 import dev.zerolayer.platform.web.ApiException;
 import dev.zerolayer.telemetry.health.HealthTracker;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
 
-/** {@code GET /v1/nodes} and {@code GET /v1/nodes/{id}}: the same health records the service publishes. */
+/**
+ * {@code GET /v1/nodes} and {@code GET /v1/nodes/{id}}: the health records of the whole fleet from any replica, live
+ * for the nodes this replica runs and as last published for the others.
+ */
 @RestController
 public class NodesController {
 
     private final HealthTracker tracker;
+    private final CompactedView<NodeHealth> published;
 
-    public NodesController(HealthTracker tracker) {
+    public NodesController(HealthTracker tracker, CompactedView<NodeHealth> nodeHealthView) {
         this.tracker = tracker;
+        this.published = nodeHealthView;
     }
 
     @GetMapping("/v1/nodes")
     public Map<String, List<NodeHealth>> nodes() {
-        return Map.of("nodes", tracker.snapshot());
+        Stream<NodeHealth> others = published.values().stream().filter(record -> !tracker.runs(record.nodeId()));
+        return Map.of("nodes", Stream.concat(tracker.snapshot().stream(), others)
+                .sorted(Comparator.comparing(NodeHealth::nodeId)).toList());
     }
 
     @GetMapping("/v1/nodes/{id}")
     public NodeHealth node(@PathVariable String id) {
-        return tracker.snapshot(id)
+        return tracker.snapshot(id).or(() -> published.get(id))
                 .orElseThrow(() -> new ApiException(404, "not_found_error", "no node with that id"));
     }
 }

@@ -2,6 +2,7 @@ package dev.zerolayer.telemetry.health;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.zerolayer.contracts.event.Writer;
 import dev.zerolayer.contracts.router.DecisionStatus;
 import dev.zerolayer.contracts.router.RoutingDecision;
 import dev.zerolayer.contracts.telemetry.NodeHealth;
@@ -166,5 +167,68 @@ class HealthTrackerTest {
         public Clock withZone(java.time.ZoneId zone) {
             return this;
         }
+    }
+
+    @Test
+    void aReleasedNodeIsNeverPublishedAgainAndEveryRecordNamesItsWriter() {
+        Writer writer = new Writer("replica-a", 4);
+        HealthTracker owned = new HealthTracker(published, Clock.fixed(T0, ZoneOffset.UTC), Duration.ZERO,
+                new SimpleMeterRegistry(), () -> writer);
+        owned.register(NodeRegistration.of("n1", "sonnet", "c", null, "http://127.0.0.1:1",
+                UpstreamProtocol.ANTHROPIC, "m", 8, "p"));
+        owned.onSample(sample(0, 0.4));
+        assertThat(published.records).isNotEmpty().allSatisfy(record -> assertThat(record.writer()).isEqualTo(writer));
+
+        // When another replica takes the node over
+        assertThat(owned.release(node -> node.equals("n1"))).containsExactly("n1");
+        int before = published.records.size();
+
+        // Then nothing about it goes out any more: not samples, ticks (a zero heartbeat is always due) nor probes
+        assertThat(owned.onSample(sample(100, 0.99))).isFalse();
+        owned.tick();
+        owned.onProbe("n1", true);
+        assertThat(published.records).hasSize(before);
+        assertThat(owned.runs("n1")).isFalse();
+        assertThat(owned.snapshot()).isEmpty();
+    }
+
+    @Test
+    void anotherReplicasNodesCountInTheirClustersLoad() {
+        NodeRegistration ours = NodeRegistration.of("n1", "sonnet", "c", null, "http://127.0.0.1:1",
+                UpstreamProtocol.ANTHROPIC, "m", 8, "p");
+        NodeRegistration theirs = NodeRegistration.of("n2", "sonnet", "c", null, "http://127.0.0.1:2",
+                UpstreamProtocol.ANTHROPIC, "m", 8, "p");
+        tracker.register(ours);
+        tracker.onSample(sample(0, 0.4)); // 2 of 8 slots busy here
+        tracker.observeForeign(foreign(theirs, 0.25, 0));
+        tracker.onSample(sample(100, 0.4));
+        assertThat(tracker.snapshot("n1").orElseThrow().clusterLoadSpike()).isFalse();
+
+        // When the other replica's node fills up and queues, while ours stays as it was
+        tracker.observeForeign(foreign(theirs, 1.0, 8));
+        tracker.onSample(sample(200, 0.4));
+
+        // Then the cluster, judged whole, is in a spike
+        assertThat(tracker.snapshot("n1").orElseThrow().clusterLoadSpike()).isTrue();
+        assertThat(published.records.get(published.records.size() - 1).clusterLoadSpike()).isTrue();
+    }
+
+    @Test
+    void aForeignRecordOfANodeRunHereChangesNothing() {
+        NodeRegistration ours = NodeRegistration.of("n1", "sonnet", "c", null, "http://127.0.0.1:1",
+                UpstreamProtocol.ANTHROPIC, "m", 8, "p");
+        tracker.register(ours);
+        tracker.onSample(sample(0, 0.4));
+
+        tracker.observeForeign(foreign(ours, 1.0, 50));
+        tracker.onSample(sample(100, 0.4));
+
+        assertThat(tracker.snapshot("n1").orElseThrow().clusterLoadSpike()).isFalse();
+    }
+
+    private static NodeHealth foreign(NodeRegistration registration, double load, int queue) {
+        return new NodeHealth(UUID.randomUUID().toString(), T0, 1, registration.nodeId(), registration,
+                NodeState.HEALTHY, 0.9, List.of(), null, load, queue, 0.1, null, List.of(), 0, false, 1)
+                .withWriter(new Writer("replica-b", 2));
     }
 }
