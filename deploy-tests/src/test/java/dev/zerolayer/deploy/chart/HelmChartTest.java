@@ -133,6 +133,35 @@ class HelmChartTest {
     }
 
     @Test
+    void telemetryRunsTwoReplicasUnderABudgetAndEveryServicesReplicasPreferDifferentNodes() {
+        List<Map<String, Object>> objects = render(null);
+        Map<String, Object> telemetry = find(ofKind(objects, "Deployment"), "zl-zerolayer-telemetry-service");
+        assertThat(Repo.at(telemetry, "spec.replicas")).isEqualTo(2);
+        Map<String, Object> budget = find(ofKind(objects, "PodDisruptionBudget"), "zl-zerolayer-telemetry-service");
+        assertThat(Repo.at(budget, "spec.minAvailable")).isEqualTo(1);
+        assertThat(Repo.at(budget, "spec.selector.matchLabels"))
+                .isEqualTo(Repo.at(telemetry, "spec.selector.matchLabels"));
+
+        for (Map<String, Object> deployment : ofKind(objects, "Deployment")) {
+            Map<String, Object> term = map(Repo.at(map(list(Repo.at(deployment,
+                    "spec.template.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution"))
+                    .get(0)), "podAffinityTerm"));
+            assertThat(term.get("topologyKey")).as(name(deployment)).isEqualTo("kubernetes.io/hostname");
+            assertThat(Repo.at(term, "labelSelector.matchLabels")).as(name(deployment))
+                    .isEqualTo(Repo.at(deployment, "spec.selector.matchLabels"));
+        }
+
+        // an affinity of the operator's own replaces the default
+        List<Map<String, Object>> custom = render(null, "telemetry.affinity.nodeAffinity"
+                + ".requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].key",
+                "pool", "telemetry.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution"
+                + ".nodeSelectorTerms[0].matchExpressions[0].operator", "Exists");
+        Map<String, Object> pinned = find(ofKind(custom, "Deployment"), "zl-zerolayer-telemetry-service");
+        assertThat(Repo.at(pinned, "spec.template.spec.affinity.podAntiAffinity")).isNull();
+        assertThat(Repo.at(pinned, "spec.template.spec.affinity.nodeAffinity")).isNotNull();
+    }
+
+    @Test
     void routerHasAnHpaAndAPdbSelectingItsPods() {
         List<Map<String, Object>> objects = render(null);
         Map<String, Object> hpa = single(objects, "HorizontalPodAutoscaler");
@@ -142,7 +171,7 @@ class HelmChartTest {
         assertThat(((Number) Repo.at(hpa, "spec.minReplicas")).intValue()).isGreaterThanOrEqualTo(2);
         assertThat(Repo.at(list(Repo.at(hpa, "spec.metrics")).get(0), "resource.name")).isEqualTo("cpu");
 
-        Map<String, Object> pdb = single(objects, "PodDisruptionBudget");
+        Map<String, Object> pdb = find(ofKind(objects, "PodDisruptionBudget"), "zl-zerolayer-router-service");
         Map<String, Object> router = find(ofKind(objects, "Deployment"), "zl-zerolayer-router-service");
         assertThat(Repo.at(pdb, "spec.selector.matchLabels")).isEqualTo(Repo.at(router, "spec.selector.matchLabels"));
         assertThat(Repo.at(pdb, "spec.minAvailable")).isEqualTo(1);
@@ -270,7 +299,8 @@ class HelmChartTest {
         Map<String, Object> hpa = single(objects, "HorizontalPodAutoscaler");
         assertThat(Repo.at(hpa, "spec.minReplicas")).isEqualTo(3);
         assertThat(Repo.at(hpa, "spec.maxReplicas")).isEqualTo(12);
-        assertThat(Repo.at(single(objects, "PodDisruptionBudget"), "spec.minAvailable")).isEqualTo(2);
+        assertThat(Repo.at(find(ofKind(objects, "PodDisruptionBudget"), "zl-zerolayer-router-service"),
+                "spec.minAvailable")).isEqualTo(2);
         assertThat(ofKind(objects, "Secret")).as("credentials come from the existing Secret").isEmpty();
 
         // the hook Job gets the same Kafka settings

@@ -5,6 +5,7 @@ import dev.zerolayer.contracts.event.InvalidEventException;
 import dev.zerolayer.contracts.topics.TopicSpec;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.springframework.messaging.Message;
 
 /**
@@ -22,8 +23,20 @@ public final class EventBatch {
      */
     public static <T extends Event> int forEach(Message<List<byte[]>> batch, TopicSpec<T> from, EventReader reader,
             DeadLetters deadLetters, Consumer<T> apply) {
+        return forEach(batch, from, reader, deadLetters, record -> false, apply);
+    }
+
+    /**
+     * As {@link #forEach(Message, TopicSpec, EventReader, DeadLetters, Consumer)}, passing over, undecoded, the records
+     * {@code passOver} takes care of from their key and position alone.
+     */
+    public static <T extends Event> int forEach(Message<List<byte[]>> batch, TopicSpec<T> from, EventReader reader,
+            DeadLetters deadLetters, Predicate<InboundRecord> passOver, Consumer<T> apply) {
         int applied = 0;
         for (InboundRecord record : InboundRecord.of(batch)) {
+            if (passOver.test(record)) {
+                continue;
+            }
             T event;
             try {
                 event = reader.read(record, from);

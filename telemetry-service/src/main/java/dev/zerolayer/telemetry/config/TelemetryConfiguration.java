@@ -1,7 +1,6 @@
 package dev.zerolayer.telemetry.config;
 
 import dev.zerolayer.contracts.fallback.FallbackPolicy;
-import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.contracts.telemetry.NodeRegistration;
 import dev.zerolayer.contracts.telemetry.PrefixCaching;
 import dev.zerolayer.contracts.telemetry.UpstreamProtocol;
@@ -20,6 +19,7 @@ import dev.zerolayer.telemetry.health.WarmupProber;
 import dev.zerolayer.telemetry.observation.RouterObservations;
 import dev.zerolayer.telemetry.ownership.NodeHandover;
 import dev.zerolayer.telemetry.ownership.NodeOwnership;
+import dev.zerolayer.telemetry.ownership.OtherReplicasNodes;
 import dev.zerolayer.platform.replica.ReplicaId;
 import dev.zerolayer.telemetry.registry.RegistrationValidator;
 import dev.zerolayer.telemetry.registry.TelemetryIngest;
@@ -67,19 +67,16 @@ public class TelemetryConfiguration {
 
     @Bean
     HealthTracker healthTracker(HealthPublisher publisher, Clock clock, TelemetryProperties properties,
-            MeterRegistry meters, CompactedView<FallbackPolicy> fallbackPolicy, NodeOwnership ownership,
-            CompactedView<NodeHealth> nodeHealthView) {
+            MeterRegistry meters, CompactedView<FallbackPolicy> fallbackPolicy, NodeOwnership ownership) {
         HealthTracker tracker = new HealthTracker(publisher, clock, properties.heartbeat(), meters, ownership::writer);
         fallbackPolicy.onUpdate(tracker::applyPolicy);
-        nodeHealthView.onUpdate(tracker::observeForeign);
         return tracker;
     }
 
-    /** Every replica's node-health records, live: other replicas' nodes in cluster load and in {@code /v1/nodes}. */
+    /** Other replicas' nodes, live: in their clusters' load and in {@code /v1/nodes}. */
     @Bean
-    CompactedView<NodeHealth> nodeHealthView(EventReader reader, Clock clock, TelemetryProperties properties) {
-        return new CompactedView<>(Topics.TELEMETRY_NODE_HEALTH_TOPIC, reader, clock)
-                .expectUpdatesEvery(properties.heartbeat().multipliedBy(3));
+    OtherReplicasNodes nodeHealthView(EventReader reader, StreamBridge bridge, HealthTracker tracker) {
+        return new OtherReplicasNodes(reader, new DeadLetters(bridge, Topics.TELEMETRY), tracker);
     }
 
     /** At each rebalance of the sample binding, releases the nodes this replica gave up and seeds those it gained. */

@@ -1,9 +1,9 @@
 package dev.zerolayer.telemetry.web;
 
 import dev.zerolayer.contracts.telemetry.NodeHealth;
-import dev.zerolayer.platform.view.CompactedView;
 import dev.zerolayer.platform.web.ApiException;
 import dev.zerolayer.telemetry.health.HealthTracker;
+import dev.zerolayer.telemetry.ownership.OtherReplicasNodes;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -20,23 +20,22 @@ import org.springframework.web.bind.annotation.RestController;
 public class NodesController {
 
     private final HealthTracker tracker;
-    private final CompactedView<NodeHealth> published;
+    private final OtherReplicasNodes others;
 
-    public NodesController(HealthTracker tracker, CompactedView<NodeHealth> nodeHealthView) {
+    public NodesController(HealthTracker tracker, OtherReplicasNodes others) {
         this.tracker = tracker;
-        this.published = nodeHealthView;
+        this.others = others;
     }
 
     @GetMapping("/v1/nodes")
     public Map<String, List<NodeHealth>> nodes() {
-        Stream<NodeHealth> others = published.values().stream().filter(record -> !tracker.runs(record.nodeId()));
-        return Map.of("nodes", Stream.concat(tracker.snapshot().stream(), others)
+        return Map.of("nodes", Stream.concat(tracker.snapshot().stream(), others.all().stream())
                 .sorted(Comparator.comparing(NodeHealth::nodeId)).toList());
     }
 
     @GetMapping("/v1/nodes/{id}")
     public NodeHealth node(@PathVariable String id) {
-        return tracker.snapshot(id).or(() -> published.get(id))
+        return tracker.snapshot(id).or(() -> others.get(id))
                 .orElseThrow(() -> new ApiException(404, "not_found_error", "no node with that id"));
     }
 }
