@@ -52,6 +52,19 @@ class EventCodecGoldenTest {
     }
 
     @org.junit.jupiter.api.Test
+    void aPolicyVersionWrittenBeforeLeadersStampedThemReadsWithoutAWriter() throws IOException {
+        JsonNode golden = EventCodec.mapper().readTree(read("fallback-policy"));
+        ((tools.jackson.databind.node.ObjectNode) golden).remove("writer");
+
+        dev.zerolayer.contracts.fallback.FallbackPolicy policy = EventCodec.decode(
+                EventCodec.mapper().writeValueAsBytes(golden), dev.zerolayer.contracts.fallback.FallbackPolicy.class,
+                "active");
+
+        assertThat(policy.writer()).isNull();
+        assertThat(policy.version()).isEqualTo(3);
+    }
+
+    @org.junit.jupiter.api.Test
     void aDecisionWrittenBeforeRoutersReportedBreakersReadsWithoutThem() throws IOException {
         JsonNode golden = EventCodec.mapper().readTree(read("routing-decision"));
         golden.get("candidates").forEach(candidate -> ((tools.jackson.databind.node.ObjectNode) candidate)

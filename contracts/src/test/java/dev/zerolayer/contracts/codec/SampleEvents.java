@@ -68,7 +68,8 @@ final class SampleEvents {
                 List.of(List.of(111L, 222L), List.of(111L, 333L)), 2));
         events.put("prewarm-command", new PrewarmCommand("evt-pw-1", AT, 1, "sonnet-2", "sess-9c1e",
                 List.of(111L, 222L), "3 similar prompts"));
-        events.put("fallback-policy", new FallbackPolicy("evt-pol-1", AT, 1, 3, "admin", PolicyDocument.defaults()));
+        events.put("fallback-policy", new FallbackPolicy("evt-pol-1", AT, 1, 3, "admin", PolicyDocument.defaults(),
+                new dev.zerolayer.contracts.event.Writer("fallback-1-99", 12)));
         events.put("fallback-alert", new FallbackAlert("evt-alert-1", AT, 1, "tier:sonnet",
                 FallbackAlert.AlertStatus.FIRING, 0.071, 0.05, 300, AT.minusSeconds(300)));
         return events;

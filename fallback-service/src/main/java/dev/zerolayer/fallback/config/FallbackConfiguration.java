@@ -1,5 +1,6 @@
 package dev.zerolayer.fallback.config;
 
+import dev.zerolayer.contracts.fallback.FallbackPolicy;
 import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.fallback.dryrun.RecentDecisions;
 import dev.zerolayer.fallback.monitor.DecisionIntake;
@@ -16,6 +17,10 @@ import dev.zerolayer.fallback.policy.TopicSnapshot;
 import dev.zerolayer.platform.events.DeadLetters;
 import dev.zerolayer.platform.events.EventPublisher;
 import dev.zerolayer.platform.events.EventReader;
+import dev.zerolayer.platform.config.ZeroLayerProperties;
+import dev.zerolayer.platform.leader.Leadership;
+import dev.zerolayer.platform.replica.ReplicaId;
+import dev.zerolayer.platform.view.CompactedView;
 import dev.zerolayer.platform.topics.CompactedTopicReader;
 import dev.zerolayer.platform.topics.TopicGuard;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -25,7 +30,10 @@ import org.springframework.cloud.stream.function.StreamBridge;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The service's beans: the decisions consumer (bound in application.yml), policy store and its bootstrap, monitor. */
+/**
+ * The service's beans: the decisions consumer and policy view (bound in application.yml), the leadership election, the
+ * policy store and its takeover, the monitor.
+ */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(FallbackProperties.class)
 public class FallbackConfiguration {
@@ -61,10 +69,26 @@ public class FallbackConfiguration {
         return new PolicyReader(new PolicySchema());
     }
 
+    /** The one replica that writes the policy and alerts: elected in a group over the policy's single partition. */
     @Bean
-    PolicyStore policyStore(FallbackProperties properties, EventPublisher events, Clock clock) {
+    Leadership leadership(ReplicaId replica, TopicGuard guard, ZeroLayerProperties platform, Clock clock) {
+        return new Leadership(Topics.FALLBACK + ".leader", Topics.FALLBACK_POLICY, replica.value(), guard,
+                platform.leaderSessionTimeout(), clock);
+    }
+
+    @Bean
+    PolicyStore policyStore(FallbackProperties properties, EventPublisher events, Clock clock,
+            Leadership leadership) {
         return new PolicyStore(new PolicyHistory(properties.dataDir()),
-                policy -> events.publish(POLICY_BINDING, policy), clock);
+                policy -> events.publish(POLICY_BINDING, policy), clock, () -> leadership.writer().orElse(null));
+    }
+
+    /** The policy topic, read by every replica: the versions the leader publishes, adopted by the others. */
+    @Bean
+    CompactedView<FallbackPolicy> fallbackPolicy(EventReader reader, Clock clock, PolicyStore store) {
+        CompactedView<FallbackPolicy> view = new CompactedView<>(Topics.FALLBACK_POLICY_TOPIC, reader, clock);
+        view.onUpdate(store::observe);
+        return view;
     }
 
     @Bean
@@ -73,16 +97,19 @@ public class FallbackConfiguration {
     }
 
     @Bean
-    PolicyBootstrap policyBootstrap(PolicyStore store, TopicGuard guard, FallbackProperties properties) {
+    PolicyBootstrap policyBootstrap(PolicyStore store, TopicGuard guard, FallbackProperties properties,
+            Leadership leadership) {
         TopicSnapshot snapshot = new TopicSnapshot(
                 CompactedTopicReader.of(guard).within(properties.snapshotTimeout()));
-        return new PolicyBootstrap(store, snapshot::read, guard, properties.bootstrapRetry());
+        return new PolicyBootstrap(store, snapshot::read, guard, properties.bootstrapRetry(), leadership);
     }
 
     @Bean
     MonitorTicker monitorTicker(FallbackMonitor monitor, PolicyStore store, EventPublisher events, TopicGuard guard,
-            FallbackProperties properties, MeterRegistry meters) {
+            FallbackProperties properties, MeterRegistry meters, Leadership leadership) {
+        // every replica evaluates every decision (a follower is warm when it takes over); only the leader publishes
         return new MonitorTicker(monitor, () -> store.documentOrDefault().alerting(),
-                alert -> events.publish(ALERTS_BINDING, alert), guard, properties.monitorTick(), meters);
+                alert -> !leadership.isLeader() || events.publish(ALERTS_BINDING, alert), guard,
+                properties.monitorTick(), meters);
     }
 }

@@ -1,6 +1,7 @@
 package dev.zerolayer.fallback.policy;
 
 import dev.zerolayer.contracts.event.EventChecks;
+import dev.zerolayer.contracts.event.Writer;
 import dev.zerolayer.contracts.fallback.FallbackPolicy;
 import dev.zerolayer.contracts.fallback.PolicyDocument;
 import dev.zerolayer.fallback.policy.HistoryEntry.Action;
@@ -11,13 +12,17 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Supplier;
+import dev.zerolayer.platform.web.ApiException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The single writer of the policy: a change becomes version n+1 only when the caller's version is n and the broker has
- * acknowledged it, and is then appended to the durable history. At start it reconciles the history with what the topic
- * holds; an empty topic and history get the built-in default as version 1.
+ * The policy as this replica holds it: while it leads (from the reconciliation at the start of its term) it is the one
+ * writer, and a change becomes version n+1 only when the caller's version is n and the broker has acknowledged it;
+ * while it follows, a change is refused with 503 and {@code Retry-After}, and each version another replica published is
+ * adopted from the topic. Either way every version goes into this replica's durable history. Reconciliation makes the
+ * history and the topic agree; an empty topic and history get the built-in default as version 1.
  */
 public class PolicyStore {
 
@@ -27,13 +32,24 @@ public class PolicyStore {
     private final PolicyHistory history;
     private final PolicyPublisher publisher;
     private final Clock clock;
+    private final Supplier<Writer> writer;
     private final List<HistoryEntry> entries = new ArrayList<>();
     private volatile FallbackPolicy active;
+    private volatile boolean writing;
 
+    /** A store that stamps no writer on its records (a single replica, or tests). */
     public PolicyStore(PolicyHistory history, PolicyPublisher publisher, Clock clock) {
+        this(history, publisher, clock, () -> null);
+    }
+
+    /** @param writer this replica under its leadership term, stamped on the versions it publishes */
+    public PolicyStore(PolicyHistory history, PolicyPublisher publisher, Clock clock, Supplier<Writer> writer) {
         this.history = history;
         this.publisher = publisher;
         this.clock = clock;
+        this.writer = writer;
+        entries.addAll(history.load());
+        entries.sort(Comparator.comparingLong(HistoryEntry::version));
     }
 
     /** Outcome of a change: the resulting entry, and whether it is new (an identical document changes nothing). */
@@ -41,10 +57,49 @@ public class PolicyStore {
     }
 
     /**
-     * Adopts the topic's state: {@code published} is the newest valid record of the topic (empty when none), and
-     * {@code highestSeen} the highest version any record carried (a new version must be above it).
+     * Adopts the topic's state at the start of this replica's term as writer, and takes writes from then on:
+     * {@code published} is the newest valid record of the topic (empty when none), and {@code highestSeen} the highest
+     * version any record carried (a new version must be above it).
      */
     public synchronized void initialise(Optional<FallbackPolicy> published, long highestSeen) {
+        initialise(published, highestSeen, () -> true);
+    }
+
+    /** As {@link #initialise(Optional, long)}, taking writes only if the term is still this replica's when done. */
+    public synchronized void initialise(Optional<FallbackPolicy> published, long highestSeen,
+            java.util.function.BooleanSupplier stillLeading) {
+        reconcile(published, highestSeen);
+        writing = stillLeading.getAsBoolean();
+    }
+
+    /** Stops taking writes: another replica leads (or may, until this one's next term is reconciled). */
+    public synchronized void follow() {
+        writing = false;
+    }
+
+    /** Whether this replica takes writes now. */
+    public boolean writing() {
+        return writing;
+    }
+
+    /**
+     * A version read from the topic: one above the active version (published by the replica that leads) becomes
+     * active and enters the history as observed, with who and when; others change nothing.
+     */
+    public synchronized void observe(FallbackPolicy published) {
+        FallbackPolicy current = active;
+        if (current != null && published.version() <= current.version()) {
+            return;
+        }
+        if (find(published.version()).isEmpty()) {
+            HistoryEntry latest = entries.isEmpty() ? null : entries.get(entries.size() - 1);
+            record(new HistoryEntry(published.version(), published.occurredAt(), published.updatedBy(),
+                    Action.OBSERVED, null, diff(latest, published.document()), published.document()));
+        }
+        active = published;
+    }
+
+    private void reconcile(Optional<FallbackPolicy> published, long highestSeen) {
         entries.clear();
         entries.addAll(history.load());
         entries.sort(Comparator.comparingLong(HistoryEntry::version));
@@ -131,6 +186,10 @@ public class PolicyStore {
 
     private Applied apply(PolicyDocument document, String by, OptionalLong expectedVersion, Action action,
             Long restored) {
+        if (!writing) {
+            throw ApiException.retryAfter(503, "this replica does not write the policy now: another replica leads, or "
+                    + "this one is taking over; try again", 1);
+        }
         FallbackPolicy current = active();
         if (expectedVersion.isPresent() && expectedVersion.getAsLong() != current.version()) {
             throw PolicyStoreException.stale(expectedVersion.getAsLong(), current.version());
@@ -170,7 +229,8 @@ public class PolicyStore {
 
     private FallbackPolicy event(long version, String by, PolicyDocument document) {
         Instant now = clock.instant();
-        return new FallbackPolicy(EventChecks.newEventId(), now, FallbackPolicy.SCHEMA_VERSION, version, by, document);
+        return new FallbackPolicy(EventChecks.newEventId(), now, FallbackPolicy.SCHEMA_VERSION, version, by, document,
+                writer.get());
     }
 
     private static List<PolicyChange> diff(HistoryEntry before, PolicyDocument after) {

@@ -60,6 +60,45 @@ class PolicyStoreTest {
     }
 
     @Test
+    void aFollowerRefusesWritesForNowButAdoptsAndRecordsEachVersionTheLeaderPublishes() {
+        PolicyStore follower = store();
+        FallbackPolicy first = new FallbackPolicy("e1", clock.instant(), 1, 1, "fallback-service",
+                PolicyDocument.defaults());
+        FallbackPolicy second = new FallbackPolicy("e2", clock.instant(), 1, 2, "admin:ab12",
+                withClusterHealthMin(0.6));
+
+        follower.observe(first);
+        follower.observe(second);
+        follower.observe(first); // a late or replayed record changes nothing
+
+        assertThat(follower.writing()).isFalse();
+        assertThat(follower.active().version()).isEqualTo(2);
+        assertThat(follower.history()).extracting(HistoryEntry::version, HistoryEntry::by, HistoryEntry::action)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(1L, "fallback-service", Action.OBSERVED),
+                        org.assertj.core.groups.Tuple.tuple(2L, "admin:ab12", Action.OBSERVED));
+        assertThat(follower.history().get(1).changes()).containsExactly(
+                new PolicyChange("/thresholds/clusterHealthMin", PolicyChange.Kind.CHANGED));
+        assertThatThrownBy(() -> follower.update(withClusterHealthMin(0.7), "admin:ab12", OptionalLong.of(2)))
+                .isInstanceOfSatisfying(dev.zerolayer.platform.web.ApiException.class, refused -> {
+                    assertThat(refused.status()).isEqualTo(503);
+                    assertThat(refused.retryAfterSeconds()).isEqualTo(1);
+                });
+        assertThat(published).isEmpty();
+
+        // When it takes over: the history it kept matches the topic, nothing is republished, and it writes
+        PolicyStore leader = store();
+        leader.initialise(Optional.of(second), 2);
+        assertThat(published).isEmpty();
+        assertThat(leader.update(withClusterHealthMin(0.7), "admin:ab12", OptionalLong.of(2)).entry().version())
+                .isEqualTo(3);
+
+        // and a term that ended while it reconciled takes no writes
+        PolicyStore late = store();
+        late.initialise(Optional.of(leader.active()), 3, () -> false);
+        assertThat(late.writing()).isFalse();
+    }
+
+    @Test
     void updatesNeedTheActiveVersionAndAreAuditedWithADiff() {
         PolicyStore store = store();
         store.initialise(Optional.empty(), 0);

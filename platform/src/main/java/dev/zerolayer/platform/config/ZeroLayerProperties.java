@@ -20,6 +20,8 @@ import org.springframework.validation.annotation.Validated;
  * @param adminToken         token for mutating admin endpoints (empty: admin endpoints refuse everyone)
  * @param parentPid          when set, the service exits once that process is gone (local-stack children)
  * @param replicaId          this replica's name on the records it writes (empty: host name and pid)
+ * @param leaderSessionTimeout how long a leader that died holds its term before another replica takes over (at least
+ *                           the broker's {@code group.min.session.timeout.ms}, 6 s by default)
  */
 @Validated
 @ConfigurationProperties("zerolayer")
@@ -31,5 +33,6 @@ public record ZeroLayerProperties(
         @DefaultValue("") String apiKeys,
         @DefaultValue("") String adminToken,
         Long parentPid,
-        @DefaultValue("") String replicaId) {
+        @DefaultValue("") String replicaId,
+        @DefaultValue("6s") Duration leaderSessionTimeout) {
 }

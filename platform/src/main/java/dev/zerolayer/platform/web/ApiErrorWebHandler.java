@@ -46,6 +46,9 @@ public class ApiErrorWebHandler implements WebExceptionHandler, Ordered {
         if (error instanceof ErrorResponse framework) {
             response.getHeaders().addAll(framework.getHeaders());
         }
+        if (error instanceof ApiException refused && refused.retryAfterSeconds() >= 0) {
+            response.getHeaders().set("Retry-After", Long.toString(refused.retryAfterSeconds()));
+        }
         return write(exchange, resolve(exchange.getRequest(), error));
     }
 

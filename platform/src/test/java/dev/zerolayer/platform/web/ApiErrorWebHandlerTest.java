@@ -133,6 +133,12 @@ class ApiErrorWebHandlerTest {
                 .expectBody().json("{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\","
                         + "\"message\":\"If-Match is required\",\"errors\":[{\"field\":\"If-Match\","
                         + "\"message\":\"missing\"}]}}", true);
+        client.get().uri("/busy").exchange()
+                .expectStatus().isEqualTo(503)
+                .expectHeader().valueEquals("Retry-After", "2")
+                .expectBody().json("{\"type\":\"error\",\"error\":{\"type\":\"api_error\","
+                        + "\"message\":\"another replica writes\"}}", true);
+        client.get().uri("/refused").exchange().expectHeader().doesNotExist("Retry-After");
         client.get().uri("/broken").exchange()
                 .expectStatus().isEqualTo(500)
                 .expectBody().json("{\"type\":\"error\",\"error\":{\"type\":\"api_error\","
@@ -164,6 +170,11 @@ class ApiErrorWebHandlerTest {
         Thing refused() {
             throw new ApiException(428, "invalid_request_error", "If-Match is required",
                     List.of(new ApiError.FieldError("If-Match", "missing")));
+        }
+
+        @GetMapping("/busy")
+        Thing busy() {
+            throw ApiException.retryAfter(503, "another replica writes", 2);
         }
 
         @GetMapping("/broken")

@@ -1,0 +1,239 @@
+package dev.zerolayer.platform.leader;
+
+import dev.zerolayer.contracts.event.Writer;
+import dev.zerolayer.platform.topics.TopicGuard;
+import dev.zerolayer.platform.web.ApiException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Exactly one leader among a service's replicas: the one whose election consumer the group assigns the single partition
+ * of the election topic (the service's own one-partition output topic; the partition stays paused, nothing is fetched),
+ * for as long as it holds it (cooperative assignment: others joining or leaving do not interrupt it); a revocation, a
+ * loss or a close ends the term at once, and a replica that died is replaced once its session times out.
+ */
+public class Leadership implements SmartLifecycle, HealthIndicator {
+
+    private static final Logger log = LoggerFactory.getLogger(Leadership.class);
+
+    private final String group;
+    private final String topic;
+    private final String replica;
+    private final TopicGuard guard;
+    private final Duration sessionTimeout;
+    private final Clock clock;
+    private final List<Consumer<Optional<Term>>> listeners = new CopyOnWriteArrayList<>();
+    private volatile Term term;
+    private volatile KafkaConsumer<byte[], byte[]> consumer;
+    private volatile Thread thread;
+    private volatile boolean running;
+
+    /**
+     * @param group          the election group (one per service)
+     * @param topic          a topic of exactly one partition that every replica of the service may read
+     * @param sessionTimeout how long a dead leader holds the term (the broker's minimum is 6 s by default)
+     */
+    public Leadership(String group, String topic, String replica, TopicGuard guard, Duration sessionTimeout,
+            Clock clock) {
+        this.group = group;
+        this.topic = topic;
+        this.replica = replica;
+        this.guard = guard;
+        this.sessionTimeout = sessionTimeout;
+        this.clock = clock;
+    }
+
+    /** A leader's term: the election group's generation when it began, and when. */
+    public record Term(long generation, Instant since) {
+    }
+
+    public boolean isLeader() {
+        return term != null;
+    }
+
+    /** This replica's term while it leads. */
+    public Optional<Term> term() {
+        return Optional.ofNullable(term);
+    }
+
+    /** This replica under its current term, for the records it writes as leader; empty while it follows. */
+    public Optional<Writer> writer() {
+        Term now = term;
+        return now == null ? Optional.empty() : Optional.of(new Writer(replica, now.generation()));
+    }
+
+    public String replica() {
+        return replica;
+    }
+
+    /** Refuses a write on a replica that does not lead: 503 with {@code Retry-After}, in the API's error shape. */
+    public void requireLeading(String what) {
+        if (term == null) {
+            throw ApiException.retryAfter(503, "this replica does not write " + what + " now: another replica leads, "
+                    + "or one is taking over; try again", 1);
+        }
+    }
+
+    /** Called with the new term when this replica becomes leader and with empty when it stops leading. */
+    public void onChange(Consumer<Optional<Term>> listener) {
+        listeners.add(listener);
+    }
+
+    @Override
+    public synchronized void start() {
+        if (running) {
+            return;
+        }
+        running = true;
+        thread = new Thread(this::run, "leadership-" + group);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private void run() {
+        try {
+            guard.awaitReady();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        Map<String, Object> config = new LinkedHashMap<>(guard.clientProperties());
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, guard.bootstrapServers());
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, group + "-" + replica);
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        // cooperative: a replica joining or leaving moves no partition it does not have to, so the leader keeps its
+        // term while others come and go
+        config.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
+        config.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) sessionTimeout.toMillis());
+        config.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int) Math.max(500, sessionTimeout.toMillis() / 6));
+        config.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, (int) Math.max(10_000, sessionTimeout.toMillis() * 2));
+        while (running) {
+            try (KafkaConsumer<byte[], byte[]> election = new KafkaConsumer<>(config, new ByteArrayDeserializer(),
+                    new ByteArrayDeserializer())) {
+                consumer = election;
+                election.subscribe(List.of(topic), new Listener(election));
+                while (running) {
+                    election.poll(Duration.ofMillis(250));
+                }
+            } catch (WakeupException e) {
+                // stopping
+            } catch (RuntimeException e) {
+                step(Optional.empty());
+                log.warn("leadership election for {} failed ({}); joining again", group, e.toString());
+            } finally {
+                consumer = null;
+            }
+        }
+        step(Optional.empty());
+    }
+
+    private final class Listener implements ConsumerRebalanceListener {
+
+        private final KafkaConsumer<byte[], byte[]> election;
+
+        Listener(KafkaConsumer<byte[], byte[]> election) {
+            this.election = election;
+        }
+
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            if (!partitions.isEmpty()) {
+                step(Optional.empty());
+            }
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            if (!partitions.isEmpty()) {
+                step(Optional.empty());
+            }
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            election.pause(election.assignment());
+            if (!partitions.isEmpty()) {
+                step(Optional.of(new Term(election.groupMetadata().generationId(), clock.instant())));
+            }
+        }
+    }
+
+    private synchronized void step(Optional<Term> next) {
+        Term before = term;
+        if (next.isEmpty() && before == null) {
+            return;
+        }
+        term = next.orElse(null);
+        if (next.isPresent()) {
+            log.info("{} leads {} (generation {})", replica, group, next.get().generation());
+        } else {
+            log.info("{} no longer leads {}", replica, group);
+        }
+        for (Consumer<Optional<Term>> listener : listeners) {
+            try {
+                listener.accept(next);
+            } catch (RuntimeException e) {
+                log.warn("leadership listener failed: {}", e.toString());
+            }
+        }
+    }
+
+    @Override
+    public Health health() {
+        Term now = term;
+        Health.Builder health = Health.up().withDetail("replica", replica).withDetail("role",
+                now == null ? "follower" : "leader");
+        if (now != null) {
+            health.withDetail("generation", now.generation()).withDetail("since", now.since().toString());
+        }
+        return health.build();
+    }
+
+    @Override
+    public void stop() {
+        Thread running;
+        synchronized (this) {
+            this.running = false;
+            running = thread;
+            thread = null;
+        }
+        KafkaConsumer<byte[], byte[]> election = consumer;
+        if (election != null) {
+            election.wakeup();
+        }
+        if (running != null) {
+            try {
+                running.join(sessionTimeout.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        step(Optional.empty());
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+}
