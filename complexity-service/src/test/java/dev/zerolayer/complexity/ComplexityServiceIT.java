@@ -334,7 +334,7 @@ class ComplexityServiceIT {
     }
 
     /** The lexical model as an upload: a version, every weight scaled, then changed. */
-    private static byte[] model(String version, double scale, java.util.function.Consumer<ObjectNode> change) {
+    static byte[] model(String version, double scale, java.util.function.Consumer<ObjectNode> change) {
         ObjectNode model = (ObjectNode) EventCodec.mapper().readTree(EventCodec.encode(ComplexityModels.lexical()));
         model.put("modelVersion", version);
         ObjectNode weights = (ObjectNode) model.get("weights");
@@ -399,7 +399,7 @@ class ComplexityServiceIT {
     }
 
     /** Plain HTTP/1.1 calls with any method and raw bytes. */
-    private static final class Http {
+    static final class Http {
 
         private final String base;
         // A fresh connection per request: the JDK client's pooled HTTP/1.1 connections intermittently stalled a

@@ -6,6 +6,9 @@ import dev.zerolayer.complexity.calibration.CalibrationWindow;
 import dev.zerolayer.complexity.calibration.Calibrator;
 import dev.zerolayer.complexity.model.ActiveModel;
 import dev.zerolayer.complexity.model.ModelOwner;
+import dev.zerolayer.platform.config.ZeroLayerProperties;
+import dev.zerolayer.platform.leader.Leadership;
+import dev.zerolayer.platform.replica.ReplicaId;
 import dev.zerolayer.complexity.model.ModelPublisher;
 import dev.zerolayer.complexity.model.ModelUploads;
 import dev.zerolayer.complexity.model.ModelValidator;
@@ -59,11 +62,18 @@ public class ComplexityConfiguration {
         return new ModelPublisher(events, complexityModel);
     }
 
+    /** The one replica that publishes models: elected in a group over the model topic's single partition. */
+    @Bean
+    Leadership leadership(ReplicaId replica, TopicGuard guard, ZeroLayerProperties platform, Clock clock) {
+        return new Leadership(Topics.COMPLEXITY + ".leader", Topics.COMPLEXITY_MODEL, replica.value(), guard,
+                platform.leaderSessionTimeout(), clock);
+    }
+
     @Bean
     ModelOwner modelOwner(ModelView complexityModel, ActiveModel activeModel, ModelPublisher publisher,
-            TopicGuard guard, ComplexityProperties properties, Clock clock) {
+            TopicGuard guard, ComplexityProperties properties, Clock clock, Leadership leadership) {
         return new ModelOwner(complexityModel, activeModel, publisher, guard, properties.model().publishTimeout(),
-                clock);
+                clock, leadership);
     }
 
     @Bean
@@ -75,9 +85,10 @@ public class ComplexityConfiguration {
 
     @Bean
     ModelUploads modelUploads(ModelValidator validator, ModelPublisher publisher, ActiveModel activeModel,
-            ModelOwner owner, Clock clock, ComplexityProperties properties, MeterRegistry meters) {
+            ModelOwner owner, Clock clock, ComplexityProperties properties, MeterRegistry meters,
+            Leadership leadership) {
         return new ModelUploads(validator, publisher, activeModel, owner, clock, properties.model().publishTimeout(),
-                meters);
+                meters, leadership);
     }
 
     @Bean

@@ -3,6 +3,7 @@ package dev.zerolayer.complexity.model;
 import dev.zerolayer.contracts.complexity.ComplexityModel;
 import dev.zerolayer.contracts.event.EventChecks;
 import dev.zerolayer.contracts.topics.Topics;
+import dev.zerolayer.platform.leader.Leadership;
 import dev.zerolayer.platform.topics.Backoff;
 import dev.zerolayer.platform.topics.StartOffsets;
 import dev.zerolayer.platform.topics.StartupCatchUp;
@@ -22,8 +23,9 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * At start, reads {@code complexity.model.v1} to the end it had then; only when it holds no usable model is the
- * built-in one published, so a restart never replaces an uploaded model. Uploads wait until this is done; the
- * tokenizer and scorer are loaded first so no request pays for that.
+ * built-in one published, and only by the replica that leads (a follower waits for the leader's model, or for its own
+ * term), so a restart never replaces an uploaded model and two replicas starting together publish it once. Uploads
+ * wait until this is done; the tokenizer and scorer are loaded first so no request pays for that.
  */
 public class ModelOwner implements SmartLifecycle, HealthIndicator {
 
@@ -39,13 +41,15 @@ public class ModelOwner implements SmartLifecycle, HealthIndicator {
     private final TopicGuard guard;
     private final Duration publishTimeout;
     private final Clock clock;
+    private final Leadership leadership;
     private volatile State state = State.WAITING_FOR_TOPICS;
     private volatile boolean running;
     private volatile boolean publishedBuiltIn;
     private Thread worker;
 
     public ModelOwner(ModelView view, ActiveModel active, ModelPublisher publisher, TopicGuard guard,
-            Duration publishTimeout, Clock clock) {
+            Duration publishTimeout, Clock clock, Leadership leadership) {
+        this.leadership = leadership;
         this.view = view;
         this.active = active;
         this.publisher = publisher;
@@ -88,11 +92,14 @@ public class ModelOwner implements SmartLifecycle, HealthIndicator {
                     return;
                 }
             }
+            state = State.PUBLISHING_BUILT_IN;
+            while (running && !active.hasUsablePublishedModel() && !leadership.isLeader()) {
+                Thread.sleep(POLL.toMillis()); // a follower: the leader publishes it, or this replica's term comes
+            }
             if (active.hasUsablePublishedModel()) {
                 log.info("complexity model {} found on {}; keeping it", active.model().modelVersion(),
                         Topics.COMPLEXITY_MODEL);
-            } else {
-                state = State.PUBLISHING_BUILT_IN;
+            } else if (running) {
                 publishBuiltIn();
             }
             if (running) {

@@ -1,5 +1,6 @@
 package dev.zerolayer.complexity.model;
 
+import dev.zerolayer.platform.leader.Leadership;
 import dev.zerolayer.platform.admin.AdminGuard.AdminPrincipal;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -9,8 +10,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One upload at a time: validated against the active model, published, and answered only once read back from the
- * topic; counted in {@code zerolayer_complexity_model_uploads_total{outcome}}.
+ * One upload at a time, on the replica that leads (a follower answers 503 with {@code Retry-After}): validated against
+ * the active model, published, and answered only once read back from the topic; counted in
+ * {@code zerolayer_complexity_model_uploads_total{outcome}}.
  */
 public class ModelUploads {
 
@@ -27,9 +29,11 @@ public class ModelUploads {
     private final Clock clock;
     private final Duration publishTimeout;
     private final MeterRegistry meters;
+    private final Leadership leadership;
 
     public ModelUploads(ModelValidator validator, ModelPublisher publisher, ActiveModel active, ModelOwner owner,
-            Clock clock, Duration publishTimeout, MeterRegistry meters) {
+            Clock clock, Duration publishTimeout, MeterRegistry meters, Leadership leadership) {
+        this.leadership = leadership;
         this.validator = validator;
         this.publisher = publisher;
         this.active = active;
@@ -40,6 +44,7 @@ public class ModelUploads {
     }
 
     public synchronized Result upload(byte[] body, AdminPrincipal principal) {
+        leadership.requireLeading("the complexity model");
         if (!owner.ready()) {
             throw new ModelUnavailableException("the complexity model topic is still being read ("
                     + owner.state() + "); try again shortly");

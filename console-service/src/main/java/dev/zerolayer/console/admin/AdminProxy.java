@@ -15,7 +15,7 @@ import reactor.core.publisher.Mono;
 /**
  * Passes the console's admin actions to the service that owns them (fallback-service for the policy, the simulator for
  * faults) with the caller's own {@code Authorization} and {@code If-Match}: the owner checks the admin token, and its
- * answer, error body included, comes back unchanged; an owner that cannot be reached is a 502 in the API's shape.
+ * answer, error body, ETag and Retry-After included, comes back unchanged; an owner that cannot be reached is a 502 in the API's shape.
  */
 public final class AdminProxy {
 
@@ -42,6 +42,9 @@ public final class AdminProxy {
                             response.headers().contentType().ifPresent(out::contentType);
                             response.headers().header(HttpHeaders.ETAG).stream().findFirst()
                                     .ifPresent(etag -> out.header(HttpHeaders.ETAG, etag));
+                            // a replica that does not lead refuses a write for now: the caller may try again
+                            response.headers().header(HttpHeaders.RETRY_AFTER).stream().findFirst()
+                                    .ifPresent(after -> out.header(HttpHeaders.RETRY_AFTER, after));
                             return out.body(bytes);
                         }))
                 .timeout(timeout)

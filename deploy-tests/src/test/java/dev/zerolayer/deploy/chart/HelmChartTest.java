@@ -133,14 +133,16 @@ class HelmChartTest {
     }
 
     @Test
-    void telemetryRunsTwoReplicasUnderABudgetAndEveryServicesReplicasPreferDifferentNodes() {
+    void replicatedServicesRunTwoUnderABudgetAndEveryServicesReplicasPreferDifferentNodes() {
         List<Map<String, Object>> objects = render(null);
-        Map<String, Object> telemetry = find(ofKind(objects, "Deployment"), "zl-zerolayer-telemetry-service");
-        assertThat(Repo.at(telemetry, "spec.replicas")).isEqualTo(2);
-        Map<String, Object> budget = find(ofKind(objects, "PodDisruptionBudget"), "zl-zerolayer-telemetry-service");
-        assertThat(Repo.at(budget, "spec.minAvailable")).isEqualTo(1);
-        assertThat(Repo.at(budget, "spec.selector.matchLabels"))
-                .isEqualTo(Repo.at(telemetry, "spec.selector.matchLabels"));
+        for (String name : List.of("telemetry-service", "complexity-service", "fallback-service")) {
+            Map<String, Object> deployment = find(ofKind(objects, "Deployment"), "zl-zerolayer-" + name);
+            assertThat(Repo.at(deployment, "spec.replicas")).as(name).isEqualTo(2);
+            Map<String, Object> budget = find(ofKind(objects, "PodDisruptionBudget"), "zl-zerolayer-" + name);
+            assertThat(Repo.at(budget, "spec.minAvailable")).as(name).isEqualTo(1);
+            assertThat(Repo.at(budget, "spec.selector.matchLabels")).as(name)
+                    .isEqualTo(Repo.at(deployment, "spec.selector.matchLabels"));
+        }
 
         for (Map<String, Object> deployment : ofKind(objects, "Deployment")) {
             Map<String, Object> term = map(Repo.at(map(list(Repo.at(deployment,
