@@ -95,6 +95,13 @@ public final class PeerProcess implements AutoCloseable {
         }
     }
 
+    /** Kills the process outright (SIGKILL: no shutdown hook, no goodbye to the broker) and waits for it to go. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor();
+        RUNNING.remove(this);
+    }
+
     @Override
     public void close() {
         stop();

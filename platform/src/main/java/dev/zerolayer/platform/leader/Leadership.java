@@ -127,7 +127,9 @@ public class Leadership implements SmartLifecycle, HealthIndicator {
         config.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
         config.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) sessionTimeout.toMillis());
         config.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int) Math.max(500, sessionTimeout.toMillis() / 6));
-        config.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, (int) Math.max(10_000, sessionTimeout.toMillis() * 2));
+        // the rebalance timeout: a leader that dies while another replica joins is waited for this long, not 5 min;
+        // the loop below polls every 250 ms and its callbacks only flip a flag and start threads
+        config.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, (int) sessionTimeout.toMillis());
         while (running) {
             try (KafkaConsumer<byte[], byte[]> election = new KafkaConsumer<>(config, new ByteArrayDeserializer(),
                     new ByteArrayDeserializer())) {

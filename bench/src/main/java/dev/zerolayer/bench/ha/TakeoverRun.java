@@ -1,0 +1,213 @@
+package dev.zerolayer.bench.ha;
+
+import dev.zerolayer.bench.proxy.PeerProcess;
+import dev.zerolayer.bench.stack.StackProcess;
+import dev.zerolayer.contracts.codec.EventCodec;
+import dev.zerolayer.routing.complexity.ComplexityModels;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import tools.jackson.databind.node.ObjectNode;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * How long the services with one writer (fallback-service: policy and alerts; complexity-service: models) go without
+ * one when the leading replica is killed with SIGKILL: two replicas of each against the local stack's broker, the
+ * leader killed, the survivor sent a write every 50 ms until one succeeds (writes refused meanwhile counted; when its
+ * term began read from its own log), the killed one started again; {@code kills} rounds per service.
+ *
+ * <p>Usage: {@code TakeoverRun <root> [kills]}, after {@code ./mvnw -q install -DskipTests}.
+ */
+public final class TakeoverRun {
+
+    private static final String ADMIN = "Bearer " + StackProcess.ADMIN_TOKEN;
+    private static final Duration LIMIT = Duration.ofSeconds(60);
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(1)).build();
+
+    private TakeoverRun() {
+    }
+
+    /** One service's replicas: how to start replica {@code i}, and the write that proves a replica takes writes. */
+    private record Service(String module, int basePort, String write) {
+
+        List<String> command(Path root, int replica, Path dataDir) {
+            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                    .toString()));
+            command.addAll(Arrays.asList(StackProcess.childJvmOptions().split("\\s+")));
+            command.addAll(List.of("-jar", root.resolve(module + "/target/" + module + ".jar").toString(),
+                    "--server.port=" + port(replica), "--zerolayer.replica-id=" + module + "-" + replica,
+                    "--zerolayer.fallback.data-dir=" + dataDir.resolve(module + "-" + replica)));
+            return command;
+        }
+
+        int port(int replica) {
+            return basePort + 100 * replica;
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path root = Path.of(args.length > 0 ? args[0] : ".").toAbsolutePath();
+        int kills = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+        String skip = "router-service,telemetry-service,complexity-service,cache-service,fallback-service,"
+                + "node-simulator,console-service";
+        Path work = Files.createTempDirectory("zerolayer-takeover");
+        System.out.printf(Locale.ROOT, "takeover run: %s, %d kills per service, %d CPUs (%s)%n", root, kills,
+                Runtime.getRuntime().availableProcessors(), cpuModel());
+        try (StackProcess stack = StackProcess.start(root, 18990, 19392, skip, Map.of())) {
+            Map<String, String> env = Map.of("KAFKA_BOOTSTRAP_SERVERS", stack.kafka(),
+                    "ZEROLAYER_ADMIN_TOKEN", StackProcess.ADMIN_TOKEN);
+            for (Service service : List.of(new Service("fallback-service", 18884, "/v1/policy"),
+                    new Service("complexity-service", 18882, "/v1/complexity/model"))) {
+                run(root, work, env, service, kills);
+            }
+        }
+    }
+
+    private static void run(Path root, Path work, Map<String, String> env, Service service, int kills)
+            throws Exception {
+        PeerProcess[] replicas = new PeerProcess[2];
+        for (int i = 0; i < 2; i++) {
+            replicas[i] = start(root, work, env, service, i);
+        }
+        try {
+            for (int round = 1; round <= kills; round++) {
+                int leader = awaitOneLeader(service);
+                int survivor = 1 - leader;
+                long killed = System.nanoTime();
+                Instant killedAt = Instant.now();
+                replicas[leader].kill();
+                int refused = 0;
+                long writes = -1;
+                int attempt = 0;
+                while (writes < 0) {
+                    if (System.nanoTime() - killed > LIMIT.toNanos()) {
+                        throw new IllegalStateException(service.module() + ": no writer " + LIMIT + " after the kill");
+                    }
+                    int status = write(service, survivor, round * 100 + attempt++);
+                    if (status == 200) {
+                        writes = System.nanoTime() - killed;
+                    } else {
+                        refused++;
+                        Thread.sleep(50); // polling the survivor
+                    }
+                }
+                // when the survivor's term began, from its own log (health polling would blur it by seconds)
+                long leads = -1;
+                for (String line : Files.readAllLines(work.resolve(service.module() + "-" + survivor + ".log"))) {
+                    if (line.contains(" leads " + service.module() + ".leader")) {
+                        Instant at = Instant.parse(line.substring(0, line.indexOf(' ')));
+                        if (at.isAfter(killedAt)) {
+                            leads = Duration.between(killedAt, at).toMillis();
+                        }
+                    }
+                }
+                long restarted = System.nanoTime();
+                replicas[leader] = start(root, work, env, service, leader);
+                System.out.printf(Locale.ROOT, "%s kill %d (SIGKILL %s-%d): survivor leads after %d ms, first write "
+                        + "accepted after %d ms, %d writes refused meanwhile; killed replica back (healthy) after "
+                        + "%d ms%n", service.module(), round, service.module(), leader, leads,
+                        writes / 1_000_000, refused, (System.nanoTime() - restarted) / 1_000_000);
+            }
+        } finally {
+            for (PeerProcess replica : replicas) {
+                replica.close();
+            }
+        }
+    }
+
+    private static PeerProcess start(Path root, Path work, Map<String, String> env, Service service, int replica)
+            throws IOException, InterruptedException {
+        PeerProcess process = PeerProcess.start(service.module() + "-" + replica,
+                service.command(root, replica, work), env, work,
+                work.resolve(service.module() + "-" + replica + ".log"));
+        process.awaitHttp("http://127.0.0.1:" + service.port(replica) + "/actuator/health/readiness", LIMIT);
+        return process;
+    }
+
+    /** Waits until exactly one replica's health says it leads; returns it. */
+    private static int awaitOneLeader(Service service) throws InterruptedException {
+        long deadline = System.nanoTime() + LIMIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            boolean first = "leader".equals(role(service, 0));
+            boolean second = "leader".equals(role(service, 1));
+            if (first ^ second) {
+                return first ? 0 : 1;
+            }
+            Thread.sleep(100); // polling health
+        }
+        throw new IllegalStateException(service.module() + ": no single leader within " + LIMIT);
+    }
+
+    private static String role(Service service, int replica) {
+        try {
+            String body = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.port(replica)
+                    + "/actuator/health")).timeout(Duration.ofSeconds(2)).GET().build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            int at = body.indexOf("\"role\":\"");
+            return at < 0 ? "" : body.substring(at + 8, body.indexOf('"', at + 8));
+        } catch (IOException e) {
+            return "";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
+        }
+    }
+
+    /**
+     * One write to the replica: the active policy with one alerting setting changed (any version), or the lexical
+     * model under a new version; its status, 0 when the replica cannot be reached.
+     */
+    private static int write(Service service, int replica, int n) {
+        String base = "http://127.0.0.1:" + service.port(replica);
+        try {
+            byte[] body;
+            if (service.module().startsWith("fallback")) {
+                HttpResponse<String> active = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/v1/policy"))
+                        .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.ofString());
+                if (active.statusCode() != 200) {
+                    return active.statusCode();
+                }
+                body = active.body().replaceFirst("\"minDecisions\":\\d+", "\"minDecisions\":" + (1000 + n))
+                        .getBytes(StandardCharsets.UTF_8);
+            } else {
+                ObjectNode model = (ObjectNode) EventCodec.mapper().readTree(EventCodec.encode(
+                        ComplexityModels.lexical()));
+                model.put("modelVersion", "takeover-" + System.nanoTime() + "-" + n);
+                body = EventCodec.mapper().writeValueAsBytes(model);
+            }
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + service.write()))
+                    .timeout(Duration.ofSeconds(10)).header("Authorization", ADMIN)
+                    .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofByteArray(body));
+            if (service.module().startsWith("fallback")) {
+                request.header("If-Match", "*");
+            }
+            return HTTP.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (IOException e) {
+            return 0;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 0;
+        }
+    }
+
+    private static String cpuModel() {
+        try {
+            return Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
+                    .findFirst().map(l -> l.substring(l.indexOf(':') + 1).strip()).orElse("unknown CPU");
+        } catch (IOException e) {
+            return "unknown CPU";
+        }
+    }
+}
