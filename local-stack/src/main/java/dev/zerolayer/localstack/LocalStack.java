@@ -1,6 +1,7 @@
 package dev.zerolayer.localstack;
 
 import dev.zerolayer.kafka.embedded.PortInUseException;
+import dev.zerolayer.localstack.balancer.RouterBalancer;
 import dev.zerolayer.localstack.cli.StackArguments;
 import dev.zerolayer.localstack.cli.StackOptions;
 import dev.zerolayer.localstack.cli.UsageException;
@@ -36,7 +37,8 @@ import java.util.function.Function;
 
 /**
  * One command runs everything: nothing starts unless every port is free, then the broker, the topics and the services
- * start in that order, and exactly one READY line reaches stdout once every service is UP.
+ * start in that order, and exactly one READY line reaches stdout once every service is UP. A service that dies stops the
+ * stack, except one of several replicas, which is started again while the others serve.
  */
 public final class LocalStack {
 
@@ -63,7 +65,8 @@ public final class LocalStack {
     }
 
     public static void main(String[] args) {
-        System.exit(launch(List.of(args), options -> StackServices.without(options.routerPort(), options.skip())));
+        System.exit(launch(List.of(args), options -> StackServices.without(options.routerPort(), options.skip(),
+                options.replicas(), options.dataDir())));
     }
 
     /** Parses {@code args} and runs the stack with the services {@code services} picks; returns the exit code. */
@@ -93,6 +96,11 @@ public final class LocalStack {
             clashes.forEach(clash -> err.println("zerolayer: " + clash));
             busy.forEach(port -> err.println("zerolayer: " + port.inUseMessage()));
             return EXIT_CONFLICT;
+        }
+        if (balanced() && RouterBalancer.binary().isEmpty()) {
+            err.println("zerolayer: --replicas runs the routers behind HAProxy, which is not installed "
+                    + "(Debian: apt-get install haproxy)");
+            return EXIT_FAILED;
         }
         List<String> missing = services.stream().map(s -> RunnableJar.problem(s.jar(options.root())))
                 .flatMap(Optional::stream).toList();
@@ -138,16 +146,37 @@ public final class LocalStack {
         for (ServiceSpec spec : services) {
             children.add(supervisor.start(spec));
         }
+        List<ServiceSpec> shown = new ArrayList<>(services);
+        if (balanced()) {
+            ServiceSpec balancer = balancer();
+            children.add(supervisor.start(balancer, RouterBalancer.command(RouterBalancer.binary().orElseThrow(),
+                    options.dataDir().resolve("balancer"), options.routerPort(), routerReplicaPorts())));
+            shown.add(0, balancer);
+        }
         new ReadinessWaiter(new HealthProbe(), READY_TIMEOUT).awaitAllUp(children);
         long t3 = System.nanoTime();
-        out.println(ReadyLine.of(services, kafka.bootstrapServers()));
+        out.println(ReadyLine.of(shown, kafka.bootstrapServers()));
         out.flush();
         err.printf("zerolayer: ready in %.1f s (JVM start to READY; broker %.1f s, topics %.1f s, services %.1f s)%n",
                 ManagementFactory.getRuntimeMXBean().getUptime() / 1e3, (t1 - t0) / 1e9, (t2 - t1) / 1e9,
                 (t3 - t2) / 1e9);
         err.flush();
-        ServiceProcess dead = firstExit(children);
-        throw new ServiceExitedException(dead, "while the stack was running");
+        while (true) {
+            ServiceProcess dead = firstExit(children);
+            if (!balanced() || !replica(dead.spec()) || supervisor.stopping()) {
+                throw new ServiceExitedException(dead, "while the stack was running");
+            }
+            // one of several replicas: the others serve meanwhile, as they would for a pod Kubernetes restarts
+            err.println("zerolayer: " + dead.spec().key() + " exited with " + dead.process().exitValue()
+                    + "; starting it again");
+            err.flush();
+            children.set(children.indexOf(dead), supervisor.start(dead.spec()));
+        }
+    }
+
+    /** A replica of a service that runs several (not the balancer, not a service that runs once). */
+    private static boolean replica(ServiceSpec spec) {
+        return !spec.logName().equals(spec.module());
     }
 
     private int report(RuntimeException e) {
@@ -164,9 +193,26 @@ public final class LocalStack {
         return conflict ? EXIT_CONFLICT : EXIT_FAILED;
     }
 
+    /** Several routers run, so HAProxy takes the router port in front of them. */
+    private boolean balanced() {
+        return routerReplicaPorts().size() > 1;
+    }
+
+    private List<Integer> routerReplicaPorts() {
+        return services.stream().filter(s -> s.module().equals("router-service")).map(ServiceSpec::port).toList();
+    }
+
+    /** The balancer as the stack shows it: {@code router=} on the router port. */
+    private ServiceSpec balancer() {
+        return new ServiceSpec("haproxy", "router", options.routerPort());
+    }
+
     private List<NamedPort> ports() {
         List<NamedPort> ports = new ArrayList<>();
         services.forEach(s -> ports.add(new NamedPort(s.port(), s.module())));
+        if (balanced()) {
+            ports.add(new NamedPort(options.routerPort(), "haproxy (router balancer)"));
+        }
         ports.add(new NamedPort(options.kafkaPort(), "kafka"));
         ports.add(new NamedPort(options.controllerPort(), "kafka controller"));
         return ports;

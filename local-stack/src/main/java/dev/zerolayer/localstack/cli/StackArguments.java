@@ -1,5 +1,6 @@
 package dev.zerolayer.localstack.cli;
 
+import dev.zerolayer.localstack.process.StackServices;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -15,7 +16,7 @@ public final class StackArguments {
 
     public static final String USAGE = """
             usage: LocalStack [--fresh] [--port N] [--data-dir DIR] [--kafka-port N] [--skip SERVICES] [--root DIR]
-                              [--tokenizer DIR|URL]
+                              [--tokenizer DIR|URL] [--replicas N]
               --fresh          wipe the data directory first (only one this launcher created)
               --port N         router-service HTTP port (default 8080)
               --data-dir DIR   broker data and service logs (default <root>/.zerolayer/data)
@@ -25,6 +26,9 @@ public final class StackArguments {
               --tokenizer DIR|URL  a Hugging Face model's tokenizer files (e.g. Qwen3's): two of the haiku nodes speak
                                OpenAI's API and play vLLM serving that model (its tokenizer and chat template,
                                sha256_cbor block hashes) and declare it, so the router computes their exact prefixes
+              --replicas N     run N (1-3) of router, telemetry, complexity and fallback: the routers on 18090.. behind
+                               HAProxy (Debian package haproxy) on the router port, replica k of the others on its
+                               port + 100 (k-1); cache-service, the simulator and the console run once
               --help           print this help
             Fixed ports: telemetry 18081, complexity 18082, cache 18083, fallback 18084, simulator 18085, console 18086.
             Exit codes: 0 stopped, 1 a service or the broker failed, 2 a port is in use or a topic has the wrong
@@ -42,6 +46,7 @@ public final class StackArguments {
         String dataDir = null;
         String root = null;
         String tokenizer = null;
+        int replicas = 1;
         Set<String> skip = new LinkedHashSet<>();
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
@@ -60,6 +65,7 @@ public final class StackArguments {
                 case "--data-dir" -> dataDir = nonBlank(name, inline != null ? inline : value(args, ++i, name));
                 case "--skip" -> skip.addAll(modules(name, inline != null ? inline : value(args, ++i, name)));
                 case "--root" -> root = nonBlank(name, inline != null ? inline : value(args, ++i, name));
+                case "--replicas" -> replicas = replicas(name, inline != null ? inline : value(args, ++i, name));
                 case "--tokenizer" -> tokenizer = nonBlank(name, inline != null ? inline : value(args, ++i, name));
                 default -> throw new UsageException("unknown option " + arg);
             }
@@ -69,7 +75,7 @@ public final class StackArguments {
                 .toAbsolutePath().normalize();
         String tokenizerLocation = tokenizer == null || tokenizer.matches("(?i)(https?|file):.*") ? tokenizer
                 : cwd.resolve(tokenizer).toAbsolutePath().normalize().toString();
-        return new StackOptions(fresh, port, dataPath, kafkaPort, rootPath, skip, help, tokenizerLocation);
+        return new StackOptions(fresh, port, dataPath, kafkaPort, rootPath, skip, help, tokenizerLocation, replicas);
     }
 
     private static boolean flag(String name, String inline) {
@@ -99,6 +105,19 @@ public final class StackArguments {
             throw new UsageException(name + " needs a value");
         }
         return value;
+    }
+
+    private static int replicas(String name, String value) {
+        try {
+            int replicas = Integer.parseInt(value.trim());
+            if (replicas >= 1 && replicas <= StackServices.MAX_REPLICAS) {
+                return replicas;
+            }
+        } catch (NumberFormatException notANumber) {
+            // reported below
+        }
+        throw new UsageException(name + " must be between 1 and " + StackServices.MAX_REPLICAS + ", got '" + value
+                + "'");
     }
 
     private static int port(String name, String value, int max) {

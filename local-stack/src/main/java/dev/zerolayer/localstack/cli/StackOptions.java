@@ -15,9 +15,10 @@ import java.util.Set;
  * @param skip       modules not to run (e.g. one running in an IDE)
  * @param help       only print the usage
  * @param tokenizer  tokenizer files the simulator's vLLM-playing nodes serve (null: no such nodes)
+ * @param replicas   how many of each replicated service to run (routers behind HAProxy on {@code routerPort})
  */
 public record StackOptions(boolean fresh, int routerPort, Path dataDir, int kafkaPort, Path root, Set<String> skip,
-        boolean help, String tokenizer) {
+        boolean help, String tokenizer, int replicas) {
 
     public StackOptions {
         skip = Set.copyOf(skip);

@@ -32,15 +32,20 @@ public final class ChildSupervisor {
         this.parentPid = parentPid;
     }
 
-    /** Starts one child, its output going to {@code <logs>/<module>.log} (truncated). */
+    /** Starts one child, its output going to {@code <logs>/<module>[-k].log} (truncated). */
     public synchronized ServiceProcess start(ServiceSpec spec) {
+        return start(spec, ServiceCommand.of(spec, root, parentPid));
+    }
+
+    /** Starts a child that is no service jar (the balancer) under the same supervision. */
+    public synchronized ServiceProcess start(ServiceSpec spec, List<String> command) {
         if (stopping) {
             throw new IllegalStateException("the stack is stopping; not starting " + spec.module());
         }
         try {
             Files.createDirectories(logsDir);
-            Path log = logsDir.resolve(spec.module() + ".log");
-            ProcessBuilder builder = new ProcessBuilder(ServiceCommand.of(spec, root, parentPid))
+            Path log = logsDir.resolve(spec.logName() + ".log");
+            ProcessBuilder builder = new ProcessBuilder(command)
                     .directory(root.toFile())
                     .redirectErrorStream(true)
                     .redirectOutput(log.toFile());

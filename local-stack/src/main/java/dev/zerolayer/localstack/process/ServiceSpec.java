@@ -35,6 +35,12 @@ public record ServiceSpec(String module, String key, int port, List<String> args
         return root.resolve(module).resolve("target").resolve(module + ".jar");
     }
 
+    /** The log file's name: the module's, with the replica's number when there are several ({@code -2}). */
+    public String logName() {
+        String single = of(module, port).key();
+        return key.startsWith(single + "-") ? module + key.substring(single.length()) : module;
+    }
+
     public String url() {
         return "http://127.0.0.1:" + port;
     }

@@ -25,13 +25,14 @@ class StackArgumentsTest {
         assertThat(options.dataDir()).isEqualTo(Path.of("/repo/.zerolayer/data"));
         assertThat(options.kafkaDir()).isEqualTo(Path.of("/repo/.zerolayer/data/kafka"));
         assertThat(options.logsDir()).isEqualTo(Path.of("/repo/.zerolayer/data/logs"));
+        assertThat(options.replicas()).isEqualTo(1);
     }
 
     @Test
     void readsEveryOptionInBothForms() {
         StackOptions options = StackArguments.parse(List.of("--fresh", "--port", "9090", "--kafka-port=29092",
                 "--data-dir", "/tmp/zl", "--root=/src/zerolayer", "--skip", "router-service,cache-service",
-                "--skip=node-simulator"), CWD);
+                "--skip=node-simulator", "--replicas", "2"), CWD);
 
         assertThat(options.fresh()).isTrue();
         assertThat(options.routerPort()).isEqualTo(9090);
@@ -40,6 +41,8 @@ class StackArgumentsTest {
         assertThat(options.dataDir()).isEqualTo(Path.of("/tmp/zl"));
         assertThat(options.root()).isEqualTo(Path.of("/src/zerolayer"));
         assertThat(options.skip()).containsExactlyInAnyOrder("router-service", "cache-service", "node-simulator");
+        assertThat(options.replicas()).isEqualTo(2);
+        assertThat(StackArguments.parse(List.of("--replicas=3"), CWD).replicas()).isEqualTo(3);
     }
 
     @Test
@@ -82,6 +85,10 @@ class StackArgumentsTest {
                 .isInstanceOf(UsageException.class).hasMessageContaining("between 1 and 65534");
         assertThatThrownBy(() -> StackArguments.parse(List.of("--skip", ","), CWD))
                 .isInstanceOf(UsageException.class).hasMessage("--skip needs a value");
+        assertThatThrownBy(() -> StackArguments.parse(List.of("--replicas", "4"), CWD))
+                .isInstanceOf(UsageException.class).hasMessage("--replicas must be between 1 and 3, got '4'");
+        assertThatThrownBy(() -> StackArguments.parse(List.of("--replicas=two"), CWD))
+                .isInstanceOf(UsageException.class).hasMessageContaining("'two'");
         assertThatThrownBy(() -> StackArguments.parse(List.of("--fresh=yes"), CWD))
                 .isInstanceOf(UsageException.class).hasMessage("--fresh takes no value");
     }

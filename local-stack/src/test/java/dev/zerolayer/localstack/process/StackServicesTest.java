@@ -25,6 +25,33 @@ class StackServicesTest {
     }
 
     @Test
+    void replicasRunTheRoutersOnTheirOwnPortsAndTheReplicatedServicesOnePortHundredApart() {
+        List<ServiceSpec> stack = StackServices.replicated(8080, 2, Path.of("/data"));
+
+        assertThat(stack).extracting(ServiceSpec::key, ServiceSpec::port).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("router-1", 18090),
+                org.assertj.core.groups.Tuple.tuple("router-2", 18091),
+                org.assertj.core.groups.Tuple.tuple("telemetry-1", 18081),
+                org.assertj.core.groups.Tuple.tuple("telemetry-2", 18181),
+                org.assertj.core.groups.Tuple.tuple("complexity-1", 18082),
+                org.assertj.core.groups.Tuple.tuple("complexity-2", 18182),
+                org.assertj.core.groups.Tuple.tuple("cache", 18083),
+                org.assertj.core.groups.Tuple.tuple("fallback-1", 18084),
+                org.assertj.core.groups.Tuple.tuple("fallback-2", 18184),
+                org.assertj.core.groups.Tuple.tuple("simulator", 18085),
+                org.assertj.core.groups.Tuple.tuple("console", 18086));
+        ServiceSpec fallback = stack.get(8);
+        assertThat(fallback.args()).containsExactly("--zerolayer.replica-id=fallback-service-2",
+                "--zerolayer.fallback.data-dir=" + Path.of("/data/fallback-2"));
+        assertThat(fallback.logName()).isEqualTo("fallback-service-2");
+        assertThat(stack.get(6).logName()).isEqualTo("cache-service");
+        assertThat(StackServices.replicated(8080, 1, Path.of("/data"))).isEqualTo(StackServices.defaults(8080));
+        assertThat(StackServices.without(8080, Set.of("router-service"), 3, Path.of("/data")))
+                .extracting(ServiceSpec::module).doesNotContain("router-service")
+                .filteredOn("telemetry-service"::equals).hasSize(3);
+    }
+
+    @Test
     void aServiceRunsItsRepackagedJarWithASmallHeapItsPortAndTheParentPid() {
         ServiceSpec spec = ServiceSpec.of("cache-service", 18083);
 

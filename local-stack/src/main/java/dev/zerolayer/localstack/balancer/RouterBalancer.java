@@ -1,0 +1,76 @@
+package dev.zerolayer.localstack.balancer;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * HAProxy (the Debian package) in front of the router replicas on the router port, in TCP mode: a new connection goes
+ * to the replica with the fewest, a replica whose readiness check fails twice (1 s apart) gets none until it passes
+ * again, and a connection a dead replica refuses is sent to another; streams pass through untouched. One thread, and
+ * as many connections as the open-file limit allows.
+ */
+public final class RouterBalancer {
+
+    private RouterBalancer() {
+    }
+
+    /** The haproxy binary on this machine, if any. */
+    public static Optional<Path> binary() {
+        for (String candidate : List.of("/usr/sbin/haproxy", "/usr/local/sbin/haproxy", "/usr/bin/haproxy")) {
+            if (Files.isExecutable(Path.of(candidate))) {
+                return Optional.of(Path.of(candidate));
+            }
+        }
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+            Path p = Path.of(dir.isEmpty() ? "." : dir, "haproxy");
+            if (Files.isExecutable(p)) {
+                return Optional.of(p);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The configuration: the router port in front of the replicas' ports. */
+    public static String config(int port, List<Integer> replicas) {
+        StringBuilder config = new StringBuilder("""
+                global
+                  nbthread 1
+                defaults
+                  mode tcp
+                  timeout connect 2s
+                  timeout client 15m
+                  timeout server 15m
+                  retries 2
+                  option redispatch
+                frontend routers
+                  bind :%d
+                  default_backend router_replicas
+                backend router_replicas
+                  balance leastconn
+                  option httpchk GET /actuator/health/readiness
+                  http-check expect status 200
+                  default-server inter 1s fall 2 rise 1
+                """.formatted(port));
+        for (int i = 0; i < replicas.size(); i++) {
+            config.append("  server router-").append(i + 1).append(" 127.0.0.1:").append(replicas.get(i))
+                    .append(" check\n");
+        }
+        return config.toString();
+    }
+
+    /** Writes the configuration under {@code dir} and returns the command running HAProxy on it in the foreground. */
+    public static List<String> command(Path binary, Path dir, int port, List<Integer> replicas) {
+        try {
+            Files.createDirectories(dir);
+            Path file = dir.resolve("haproxy.cfg");
+            Files.writeString(file, config(port, replicas));
+            return List.of(binary.toString(), "-db", "-f", file.toString());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the balancer's configuration", e);
+        }
+    }
+}
