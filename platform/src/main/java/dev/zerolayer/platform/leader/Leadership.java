@@ -223,6 +223,8 @@ public class Leadership implements SmartLifecycle, HealthIndicator {
         KafkaConsumer<byte[], byte[]> election = consumer;
         if (election != null) {
             election.wakeup();
+        } else if (running != null) {
+            running.interrupt(); // still waiting for the topics (broker away): nothing to leave
         }
         if (running != null) {
             try {
