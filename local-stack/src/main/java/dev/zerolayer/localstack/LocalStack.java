@@ -163,7 +163,7 @@ public final class LocalStack {
         err.flush();
         while (true) {
             ServiceProcess dead = firstExit(children);
-            if (!balanced() || !replica(dead.spec()) || supervisor.stopping()) {
+            if (!replica(dead.spec()) || supervisor.stopping()) {
                 throw new ServiceExitedException(dead, "while the stack was running");
             }
             // one of several replicas: the others serve meanwhile, as they would for a pod Kubernetes restarts

@@ -65,8 +65,7 @@ public class ComplexityConfiguration {
     /** The one replica that publishes models: elected in a group over the model topic's single partition. */
     @Bean
     Leadership leadership(ReplicaId replica, TopicGuard guard, ZeroLayerProperties platform, Clock clock) {
-        return new Leadership(Topics.COMPLEXITY + ".leader", Topics.COMPLEXITY_MODEL, replica.value(), guard,
-                platform.leaderSessionTimeout(), clock);
+        return Leadership.over(Topics.COMPLEXITY_MODEL, platform, replica, guard, clock);
     }
 
     @Bean

@@ -3,14 +3,21 @@ package dev.zerolayer.contracts.codec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.zerolayer.contracts.event.Event;
+import dev.zerolayer.contracts.event.Writer;
+import dev.zerolayer.contracts.fallback.FallbackPolicy;
+import dev.zerolayer.contracts.router.RoutingDecision;
+import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.contracts.telemetry.NodeTelemetry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Every event encodes to exactly its golden file and the golden file decodes back to an equal record. Run with
@@ -37,45 +44,41 @@ class EventCodecGoldenTest {
         }));
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void aNodeHealthRecordWrittenBeforeReplicasStampedThemReadsWithoutAWriter() throws IOException {
-        JsonNode golden = EventCodec.mapper().readTree(read("node-health"));
-        ((tools.jackson.databind.node.ObjectNode) golden).remove("writer");
-
-        dev.zerolayer.contracts.telemetry.NodeHealth health = EventCodec.decode(
-                EventCodec.mapper().writeValueAsBytes(golden), dev.zerolayer.contracts.telemetry.NodeHealth.class,
-                "sonnet-1");
+        NodeHealth health = olderGolden("node-health", NodeHealth.class,
+                golden -> ((ObjectNode) golden).remove("writer"));
 
         assertThat(health.writer()).isNull();
-        assertThat(health.withWriter(new dev.zerolayer.contracts.event.Writer("r", 2)).writer().generation())
-                .isEqualTo(2);
+        assertThat(health.withWriter(new Writer("r", 2)).writer().generation()).isEqualTo(2);
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void aPolicyVersionWrittenBeforeLeadersStampedThemReadsWithoutAWriter() throws IOException {
-        JsonNode golden = EventCodec.mapper().readTree(read("fallback-policy"));
-        ((tools.jackson.databind.node.ObjectNode) golden).remove("writer");
-
-        dev.zerolayer.contracts.fallback.FallbackPolicy policy = EventCodec.decode(
-                EventCodec.mapper().writeValueAsBytes(golden), dev.zerolayer.contracts.fallback.FallbackPolicy.class,
-                "active");
+        FallbackPolicy policy = olderGolden("fallback-policy", FallbackPolicy.class,
+                golden -> ((ObjectNode) golden).remove("writer"));
 
         assertThat(policy.writer()).isNull();
         assertThat(policy.version()).isEqualTo(3);
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void aDecisionWrittenBeforeRoutersReportedBreakersReadsWithoutThem() throws IOException {
-        JsonNode golden = EventCodec.mapper().readTree(read("routing-decision"));
-        golden.get("candidates").forEach(candidate -> ((tools.jackson.databind.node.ObjectNode) candidate)
-                .remove("breakerOpen"));
-
-        dev.zerolayer.contracts.router.RoutingDecision decision = EventCodec.decode(
-                EventCodec.mapper().writeValueAsBytes(golden), dev.zerolayer.contracts.router.RoutingDecision.class,
-                "req-7f3a");
+        RoutingDecision decision = olderGolden("routing-decision", RoutingDecision.class,
+                golden -> golden.get("candidates").forEach(candidate -> ((ObjectNode) candidate)
+                        .remove("breakerOpen")));
 
         assertThat(decision.candidates()).hasSize(2)
                 .allSatisfy(candidate -> assertThat(candidate.breakerOpen()).isNull());
+    }
+
+    /** A golden record as a writer from before a field was added wrote it: {@code strip} takes the field out. */
+    private static <T extends Event> T olderGolden(String name, Class<T> type, Consumer<JsonNode> strip)
+            throws IOException {
+        JsonNode golden = EventCodec.mapper().readTree(read(name));
+        strip.accept(golden);
+        return EventCodec.decode(EventCodec.mapper().writeValueAsBytes(golden), type,
+                SampleEvents.all().get(name).key());
     }
 
     @SuppressWarnings("unchecked")

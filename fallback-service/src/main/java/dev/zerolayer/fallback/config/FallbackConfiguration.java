@@ -72,8 +72,7 @@ public class FallbackConfiguration {
     /** The one replica that writes the policy and alerts: elected in a group over the policy's single partition. */
     @Bean
     Leadership leadership(ReplicaId replica, TopicGuard guard, ZeroLayerProperties platform, Clock clock) {
-        return new Leadership(Topics.FALLBACK + ".leader", Topics.FALLBACK_POLICY, replica.value(), guard,
-                platform.leaderSessionTimeout(), clock);
+        return Leadership.over(Topics.FALLBACK_POLICY, platform, replica, guard, clock);
     }
 
     @Bean

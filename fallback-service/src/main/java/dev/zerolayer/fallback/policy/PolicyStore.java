@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Supplier;
-import dev.zerolayer.platform.web.ApiException;
+import dev.zerolayer.platform.leader.Leadership;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -187,8 +187,7 @@ public class PolicyStore {
     private Applied apply(PolicyDocument document, String by, OptionalLong expectedVersion, Action action,
             Long restored) {
         if (!writing) {
-            throw ApiException.retryAfter(503, "this replica does not write the policy now: another replica leads, or "
-                    + "this one is taking over; try again", 1);
+            throw Leadership.notWriting("the policy");
         }
         FallbackPolicy current = active();
         if (expectedVersion.isPresent() && expectedVersion.getAsLong() != current.version()) {

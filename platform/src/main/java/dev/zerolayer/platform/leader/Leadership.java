@@ -1,6 +1,8 @@
 package dev.zerolayer.platform.leader;
 
 import dev.zerolayer.contracts.event.Writer;
+import dev.zerolayer.platform.config.ZeroLayerProperties;
+import dev.zerolayer.platform.replica.ReplicaId;
 import dev.zerolayer.platform.topics.TopicGuard;
 import dev.zerolayer.platform.web.ApiException;
 import java.time.Clock;
@@ -63,6 +65,16 @@ public class Leadership implements SmartLifecycle, HealthIndicator {
         this.clock = clock;
     }
 
+    /**
+     * The election of a service's writer: group {@code <service>.leader} over {@code topic} (the service's own
+     * one-partition output topic), with the platform's replica name and session timeout.
+     */
+    public static Leadership over(String topic, ZeroLayerProperties platform, ReplicaId replica, TopicGuard guard,
+            Clock clock) {
+        return new Leadership(platform.service() + ".leader", topic, replica.value(), guard,
+                platform.leaderSessionTimeout(), clock);
+    }
+
     /** A leader's term: the election group's generation when it began, and when. */
     public record Term(long generation, Instant since) {
     }
@@ -82,16 +94,17 @@ public class Leadership implements SmartLifecycle, HealthIndicator {
         return now == null ? Optional.empty() : Optional.of(new Writer(replica, now.generation()));
     }
 
-    public String replica() {
-        return replica;
-    }
-
     /** Refuses a write on a replica that does not lead: 503 with {@code Retry-After}, in the API's error shape. */
     public void requireLeading(String what) {
         if (term == null) {
-            throw ApiException.retryAfter(503, "this replica does not write " + what + " now: another replica leads, "
-                    + "or one is taking over; try again", 1);
+            throw notWriting(what);
         }
+    }
+
+    /** The refusal of a write this replica does not take now (it follows, or its term is still starting). */
+    public static ApiException notWriting(String what) {
+        return ApiException.retryAfter(503, "this replica does not write " + what + " now: another replica leads, "
+                + "or one is taking over; try again", 1);
     }
 
     /** Called with the new term when this replica becomes leader and with empty when it stops leading. */

@@ -56,7 +56,7 @@ public class HealthTracker {
     /** One stream clock per partition of the sample stream (and one for scraped samples). */
     private final Map<Integer, StreamClock> clocks = new ConcurrentHashMap<>();
     /** Other replicas' nodes, as their last records say: their share of their cluster's load. */
-    private final Map<String, ForeignLoad> foreign = new ConcurrentHashMap<>();
+    private final Map<String, LoadShare> foreign = new ConcurrentHashMap<>();
     private final Supplier<Writer> writer;
     private volatile Thresholds thresholds = Thresholds.defaults();
     private volatile HealthRules rules = HealthRules.defaults();
@@ -126,10 +126,7 @@ public class HealthTracker {
     /** Makes the node a member of its registration's cluster; its load now counts from its own samples here. */
     private void join(NodeEntry entry) {
         byCluster.computeIfAbsent(entry.registration.cluster(), c -> ConcurrentHashMap.newKeySet()).add(entry);
-        ForeignLoad was = foreign.remove(entry.registration.nodeId());
-        if (was != null) {
-            clusterLoads.get(was.cluster()).add(-was.capacity(), -was.busy());
-        }
+        shiftLoad(foreign.remove(entry.registration.nodeId()), null);
     }
 
     /**
@@ -145,10 +142,8 @@ public class HealthTracker {
             }
             synchronized (entry) {
                 entry.released = true;
-                if (entry.loadCluster != null) {
-                    clusterLoads.get(entry.loadCluster).add(-entry.loadCapacity, -entry.loadBusy);
-                    entry.loadCluster = null;
-                }
+                shiftLoad(entry.load, null);
+                entry.load = null;
             }
             nodes.remove(nodeId, entry);
             members(entry.registration.cluster()).remove(entry);
@@ -167,13 +162,10 @@ public class HealthTracker {
         }
         boolean routable = record.state().routable();
         int capacity = record.registration().capacity();
-        ForeignLoad next = new ForeignLoad(record.registration().cluster(), routable ? capacity : 0,
+        LoadShare next = new LoadShare(record.registration().cluster(), routable ? capacity : 0,
                 routable ? Math.round(record.load() * capacity) + record.queueDepth() : 0);
         foreign.compute(record.nodeId(), (id, was) -> {
-            if (was != null) {
-                clusterLoads.get(was.cluster()).add(-was.capacity(), -was.busy());
-            }
-            clusterLoads.computeIfAbsent(next.cluster(), c -> new ClusterLoad()).add(next.capacity(), next.busy());
+            shiftLoad(was, next);
             return next;
         });
     }
@@ -183,7 +175,18 @@ public class HealthTracker {
         return nodes.containsKey(nodeId);
     }
 
-    private record ForeignLoad(String cluster, long capacity, long busy) {
+    /** A node's share of its cluster's load: routable capacity and busy slots (nothing while not routable). */
+    private record LoadShare(String cluster, long capacity, long busy) {
+    }
+
+    /** Moves a node's share of its cluster's load from what it was to what it is now (either may be none). */
+    private void shiftLoad(LoadShare was, LoadShare now) {
+        if (was != null) {
+            clusterLoads.get(was.cluster()).add(-was.capacity(), -was.busy());
+        }
+        if (now != null) {
+            clusterLoads.computeIfAbsent(now.cluster(), c -> new ClusterLoad()).add(now.capacity(), now.busy());
+        }
     }
 
     public Optional<NodeRegistration> registration(String nodeId) {
@@ -325,13 +328,9 @@ public class HealthTracker {
             long capacity = routable ? entry.registration.capacity() : 0;
             long busy = routable ? entry.machine.lastSample().map(s -> s.requestsRunning() + s.requestsWaiting())
                     .orElse(0) : 0;
-            if (entry.loadCluster != null) {
-                clusterLoads.get(entry.loadCluster).add(-entry.loadCapacity, -entry.loadBusy);
-            }
-            clusterLoads.computeIfAbsent(cluster, c -> new ClusterLoad()).add(capacity, busy);
-            entry.loadCluster = cluster;
-            entry.loadCapacity = capacity;
-            entry.loadBusy = busy;
+            LoadShare now = new LoadShare(cluster, capacity, busy);
+            shiftLoad(entry.load, now);
+            entry.load = now;
         }
     }
 
@@ -406,9 +405,7 @@ public class HealthTracker {
         volatile boolean probeInFlight;
         volatile int partition = NO_PARTITION;
         boolean released;
-        String loadCluster;
-        long loadCapacity;
-        long loadBusy;
+        LoadShare load;
 
         NodeEntry(NodeRegistration registration, NodeHealthMachine machine) {
             this.registration = registration;
