@@ -32,6 +32,7 @@ import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -68,6 +69,18 @@ class CacheServiceIT {
     private static final List<String> HIDDEN_ACTUATORS = List.of("/actuator/env", "/actuator/beans",
             "/actuator/configprops", "/actuator/heapdump", "/actuator/threaddump", "/actuator/loggers",
             "/actuator/mappings", "/actuator/shutdown");
+
+    /**
+     * Decisions are read from the latest offset once the replica's consumer joins: a probe decision of a session of
+     * its own is sent until the replica tracks it, so the decisions sent after this are read.
+     */
+    static void awaitReadingDecisions(KafkaTestClient kafka, RunningService service) {
+        String probe = "probe-" + UUID.randomUUID();
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(500)).until(() -> {
+            kafka.publish(Topics.ROUTER_DECISIONS, decision(probe, "probe-node", false, 1L));
+            return service.bean(SessionTracker.class).get(probe, Instant.now()).isPresent();
+        });
+    }
 
     private static String servers() {
         return SharedKafka.broker().bootstrapServers();
@@ -243,6 +256,7 @@ class CacheServiceIT {
         long[] p = blocks(6);
         try (KafkaTestClient kafka = new KafkaTestClient(servers())) {
             try (RunningService first = RunningService.start(CacheApplication.class, servers(), FAST)) {
+                awaitReadingDecisions(kafka, first);
                 // Given a node with two blocks and a session with two similar prompts on an approximate node
                 kafka.publish(Topics.CACHE_KV_EVENTS, kv(e, 1, KvEventType.BLOCK_STORED, c[0], c[1]));
                 kafka.publish(Topics.ROUTER_DECISIONS, decision(session, f, false, Arrays.copyOf(p, 4)));
@@ -266,6 +280,7 @@ class CacheServiceIT {
             kafka.publish(Topics.CACHE_KV_EVENTS, kv(e, 3, KvEventType.BLOCK_STORED, c[2]));
 
             try (RunningService second = RunningService.start(CacheApplication.class, servers(), FAST)) {
+                awaitReadingDecisions(kafka, second);
                 BlockIndex index = second.bean(BlockIndex.class);
                 // Then the index is what was published plus what happened since, and the change goes out
                 await().atMost(WAIT).until(() -> index.holds(c[2], e) && !index.holds(c[0], e));

@@ -28,6 +28,7 @@ import org.zeromq.ZMQ;
  * oldest are dropped and counted, readers see the gap). Malformed messages are counted in
  * {@code zerolayer_cache_bridge_frames_total{outcome="malformed"}} and skipped. A connection whose ZMTP handshake does
  * not finish within {@code handshakeTimeout} is dropped and reconnected (see {@link #DEFAULT_HANDSHAKE_TIMEOUT}).
+ * Not started with the context: the replica that leads runs it (one relay per node, as its sequence is the relay's).
  */
 public class VllmKvBridge implements SmartLifecycle {
 
@@ -214,6 +215,11 @@ public class VllmKvBridge implements SmartLifecycle {
     @Override
     public boolean isRunning() {
         return running;
+    }
+
+    @Override
+    public boolean isAutoStartup() {
+        return false;
     }
 
     /** Events queued and not yet sent. */

@@ -10,6 +10,7 @@ import dev.zerolayer.cache.lookup.PrefixLookup;
 import dev.zerolayer.cache.nodes.Maintenance;
 import dev.zerolayer.cache.nodes.NodeStates;
 import dev.zerolayer.cache.publication.CachePublisher;
+import dev.zerolayer.cache.publication.CacheTakeover;
 import dev.zerolayer.cache.publication.KafkaOutbox;
 import dev.zerolayer.cache.publication.Outbox;
 import dev.zerolayer.cache.restore.RestoreGate;
@@ -19,9 +20,12 @@ import dev.zerolayer.cache.session.SessionTracker;
 import dev.zerolayer.cache.stats.HitRatioWindow;
 import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.contracts.topics.Topics;
+import dev.zerolayer.platform.config.ZeroLayerProperties;
 import dev.zerolayer.platform.events.DeadLetters;
 import dev.zerolayer.platform.events.EventPublisher;
 import dev.zerolayer.platform.events.EventReader;
+import dev.zerolayer.platform.leader.Leadership;
+import dev.zerolayer.platform.replica.ReplicaId;
 import dev.zerolayer.platform.topics.TopicGuard;
 import dev.zerolayer.platform.view.CompactedView;
 import dev.zerolayer.routing.prefix.FastBlockHasher;
@@ -88,10 +92,24 @@ public class CacheConfiguration {
     }
 
     @Bean
+    Leadership leadership(ReplicaId replica, TopicGuard guard, ZeroLayerProperties platform, Clock clock) {
+        return Leadership.over(Topics.CACHE_SESSIONS, platform, replica, guard, clock);
+    }
+
+    /** A publisher that writes nothing until {@link CacheTakeover} makes it write under this replica's term. */
+    @Bean
     CachePublisher cachePublisher(BlockIndex index, SessionTracker sessions, Outbox outbox, Clock clock,
             CacheProperties properties, RestoreGate gate, MeterRegistry meters) {
-        return new CachePublisher(index, sessions, outbox, clock, properties.publishInterval(),
+        CachePublisher publisher = new CachePublisher(index, sessions, outbox, clock, properties.publishInterval(),
                 properties.maxPublishPerTick(), properties.session().maxQueuedPrewarms(), gate::isOpen, meters);
+        publisher.follow();
+        return publisher;
+    }
+
+    @Bean
+    CacheTakeover cacheTakeover(CachePublisher publisher, VllmKvBridge bridge, RestoreGate gate, TopicGuard guard,
+            Leadership leadership) {
+        return new CacheTakeover(publisher, bridge, gate, guard, leadership);
     }
 
     @Bean

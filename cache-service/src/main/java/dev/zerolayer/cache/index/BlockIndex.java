@@ -103,6 +103,36 @@ public final class BlockIndex {
         dirty.putIfAbsent(block, signatureBefore);
     }
 
+    /**
+     * Makes the next drains yield exactly what the published index lacks: every block whose holders differ from
+     * {@code published} (block → holders as the topic has them) is marked dirty against the published holders, and
+     * nothing else stays dirty (a replica taking over publication from another).
+     */
+    public synchronized void reconcile(Map<Long, List<String>> published) {
+        dirty = new LongLongMap(Math.max(1024, published.size()));
+        blocks.forEach((block, value) -> {
+            List<String> there = published.get(block);
+            long before = there == null ? 0 : signatureOf(there);
+            if (before != signature(value)) {
+                dirty.put(block, before);
+            }
+        });
+        published.forEach((block, there) -> {
+            if (!there.isEmpty() && blocks.get(block) == LongLongMap.MISSING) {
+                dirty.put(block, signatureOf(there));
+            }
+        });
+    }
+
+    /** Forgets every pending change (a replica that does not publish); returns how many there were. */
+    public synchronized int discardChanges() {
+        int pending = dirty.size();
+        if (pending > 0) {
+            dirty = new LongLongMap(1024);
+        }
+        return pending;
+    }
+
     // ---- reads ----
 
     /** The nodes holding a block, sorted by id (empty when none). */
@@ -288,13 +318,29 @@ public final class BlockIndex {
         }
     }
 
+    /** The signature a block held by exactly these nodes has (as {@link #signature} of its stored value). */
+    private long signatureOf(Collection<String> nodes) {
+        int[] members = nodes.stream().distinct().mapToInt(this::nodeIndex).sorted().toArray();
+        if (members.length == 0) {
+            return 0;
+        }
+        if (members.length <= 2) {
+            return inline(members[0], members.length == 2 ? members[1] : -1);
+        }
+        return poolSignature(members);
+    }
+
     /** A value's holder set as a number: the inline value itself, or a hash of the pooled set with the sign bit set. */
     private long signature(long value) {
         if (value > 0) {
             return value;
         }
+        return poolSignature(pool[slotOf(value)]);
+    }
+
+    private static long poolSignature(int[] members) {
         long h = 0x9E3779B97F4A7C15L;
-        for (int member : pool[slotOf(value)]) {
+        for (int member : members) {
             h = (h ^ member) * 0xff51afd7ed558ccdL;
             h ^= h >>> 33;
         }

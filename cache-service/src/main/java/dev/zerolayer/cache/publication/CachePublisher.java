@@ -6,6 +6,7 @@ import dev.zerolayer.contracts.cache.KvIndexEntry;
 import dev.zerolayer.contracts.cache.PrewarmCommand;
 import dev.zerolayer.contracts.cache.SessionEntry;
 import dev.zerolayer.contracts.event.EventChecks;
+import dev.zerolayer.contracts.event.Writer;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -16,6 +17,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.BooleanSupplier;
@@ -28,7 +30,9 @@ import org.springframework.context.SmartLifecycle;
  * Publishes the cache's state on a fixed cadence, coalesced: each tick sends every index block whose holders changed
  * since the last tick once (its holders now, or a tombstone when nobody holds it), at most {@code maxPerTick} of them,
  * then the changed and forgotten sessions, then queued prewarm commands; what could not be sent stays queued for the
- * next tick. Stops after the consumers and before the producers, sending what is left.
+ * next tick. Among replicas only the one that leads writes (each record stamped with it and its term); the others
+ * forget their changes each tick and take no prewarm, and a replica that begins to lead first reconciles with what the
+ * topics hold. Stops after the consumers and before the producers, sending what is left.
  */
 public class CachePublisher implements SmartLifecycle {
 
@@ -52,6 +56,8 @@ public class CachePublisher implements SmartLifecycle {
     private final Counter prewarmsDropped;
     private final BooleanSupplier restored;
     private ScheduledExecutorService executor;
+    private volatile boolean writing = true;
+    private volatile Writer writer;
 
     public CachePublisher(BlockIndex index, SessionTracker sessions, Outbox outbox, Clock clock, Duration interval,
             int maxPerTick, int maxQueuedPrewarms, MeterRegistry meters) {
@@ -84,8 +90,45 @@ public class CachePublisher implements SmartLifecycle {
                 .description("Index blocks changed and not yet published").register(meters);
     }
 
-    /** Queues a prewarm command (past the queue limit the oldest is dropped and counted). */
+    /**
+     * Stops writing at once (a replica that does not lead): from now on changes are forgotten each tick and prewarm
+     * commands are not taken.
+     */
+    public void follow() {
+        writing = false;
+        writer = null;
+        synchronized (prewarms) {
+            prewarms.clear();
+        }
+    }
+
+    /**
+     * Begins writing as {@code stamp} after a reconciliation with what the topics hold ({@code index}: block →
+     * holders, {@code published}: session hash → record), so the next ticks send exactly the difference; does nothing
+     * unless {@code stillLeading} holds once reconciled. Says whether this replica now writes.
+     */
+    public synchronized boolean lead(Writer stamp, Map<Long, List<String>> index, Map<String, SessionEntry> published,
+            BooleanSupplier stillLeading) {
+        this.index.reconcile(index);
+        sessions.reconcile(published, clock.instant());
+        if (!stillLeading.getAsBoolean()) {
+            return false;
+        }
+        writer = stamp;
+        writing = true;
+        return true;
+    }
+
+    /** Whether this replica writes the cache's topics now. */
+    public boolean writing() {
+        return writing;
+    }
+
+    /** Queues a prewarm command (past the queue limit the oldest is dropped and counted); not taken while following. */
     public void prewarm(PrewarmCommand command) {
+        if (!writing) {
+            return;
+        }
         synchronized (prewarms) {
             if (prewarms.size() >= maxQueuedPrewarms) {
                 prewarms.pollFirst();
@@ -100,6 +143,11 @@ public class CachePublisher implements SmartLifecycle {
         if (!restored.getAsBoolean()) {
             return 0;
         }
+        if (!writing) {
+            index.discardChanges();
+            sessions.discardChanges();
+            return 0;
+        }
         int sent = publishIndex();
         sent += publishSessions();
         sent += publishPrewarms();
@@ -111,12 +159,13 @@ public class CachePublisher implements SmartLifecycle {
         List<BlockIndex.Change> changes = index.drainChanges(maxPerTick, before);
         Instant now = clock.instant();
         int sent = 0;
+        Writer stamp = writer;
         for (int i = 0; i < changes.size(); i++) {
             BlockIndex.Change change = changes.get(i);
-            boolean ok = change.nodes().isEmpty()
+            boolean ok = writing && (change.nodes().isEmpty()
                     ? outbox.tombstone(INDEX_BINDING, Long.toUnsignedString(change.blockHash()))
                     : outbox.publish(INDEX_BINDING, new KvIndexEntry(EventChecks.newEventId(), now,
-                            KvIndexEntry.SCHEMA_VERSION, change.blockHash(), null, change.nodes()));
+                            KvIndexEntry.SCHEMA_VERSION, change.blockHash(), null, change.nodes(), stamp)));
             if (!ok) {
                 for (int j = i; j < changes.size(); j++) {
                     index.requeue(changes.get(j).blockHash(), before[j]);
@@ -133,8 +182,9 @@ public class CachePublisher implements SmartLifecycle {
         SessionTracker.Drained drained = sessions.drain(clock.instant());
         int sent = 0;
         List<String> failed = new ArrayList<>();
+        Writer stamp = writer;
         for (SessionEntry entry : drained.entries()) {
-            if (failed.isEmpty() && outbox.publish(SESSIONS_BINDING, entry)) {
+            if (failed.isEmpty() && writing && outbox.publish(SESSIONS_BINDING, entry.withWriter(stamp))) {
                 sent++;
             } else {
                 failed.add(entry.sessionHash());
@@ -142,7 +192,7 @@ public class CachePublisher implements SmartLifecycle {
         }
         List<String> failedTombstones = new ArrayList<>();
         for (String hash : drained.tombstones()) {
-            if (failedTombstones.isEmpty() && outbox.tombstone(SESSIONS_BINDING, hash)) {
+            if (failedTombstones.isEmpty() && writing && outbox.tombstone(SESSIONS_BINDING, hash)) {
                 sent++;
             } else {
                 failedTombstones.add(hash);
@@ -161,7 +211,7 @@ public class CachePublisher implements SmartLifecycle {
             synchronized (prewarms) {
                 next = prewarms.peekFirst();
             }
-            if (next == null || !outbox.publish(PREWARM_BINDING, next)) {
+            if (next == null || !writing || !outbox.publish(PREWARM_BINDING, next)) {
                 return sent;
             }
             synchronized (prewarms) {

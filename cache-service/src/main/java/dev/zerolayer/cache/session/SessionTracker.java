@@ -163,6 +163,32 @@ public final class SessionTracker {
         return new Drained(entries, removed);
     }
 
+    /**
+     * Makes the next drain yield exactly what the published sessions lack: the sessions whose affinity differs from
+     * {@code published} (hash → record as the topic has it); a published session not tracked here (a decision this
+     * replica missed) is taken as published, and idles out as any other (a replica taking over from another).
+     */
+    public synchronized void reconcile(Map<String, SessionEntry> published, Instant now) {
+        changed.clear();
+        forgotten.clear();
+        sessions.forEach((hash, session) -> {
+            if (!entry(hash, session, now).sameAffinity(published.get(hash))) {
+                changed.add(hash);
+            }
+        });
+        published.values().stream().filter(entry -> !sessions.containsKey(entry.sessionHash()))
+                .forEach(this::restore);
+        evictSurplus();
+    }
+
+    /** Forgets what changed since the last drain (a replica that does not publish); returns how many sessions. */
+    public synchronized int discardChanges() {
+        int pending = changed.size() + forgotten.size();
+        changed.clear();
+        forgotten.clear();
+        return pending;
+    }
+
     /** Publication failed: marks the sessions changed again and the tombstones pending again. */
     public synchronized void requeue(List<String> sessionHashes, List<String> tombstones) {
         sessionHashes.stream().filter(sessions::containsKey).forEach(changed::add);

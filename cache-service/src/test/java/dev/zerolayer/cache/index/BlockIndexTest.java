@@ -124,4 +124,25 @@ class BlockIndexTest {
         assertThat(index.leadingBlocks(chain)).containsExactlyInAnyOrderEntriesOf(Map.of("a", 3, "b", 1));
         assertThat(index.leadingBlocks(new long[0])).isEmpty();
     }
+
+    @Test
+    void aTakeoverDrainsExactlyWhatThePublishedIndexLacks() {
+        index.add(1L, "n1");
+        index.add(2L, "n1");
+        index.add(2L, "n2");
+        for (String node : List.of("n1", "n2", "n3")) {
+            index.add(3L, node);
+        }
+        index.add(4L, "n4");
+        assertThat(index.discardChanges()).isEqualTo(4);
+        assertThat(index.drainChanges(10, null)).as("a follower forgets its changes").isEmpty();
+
+        // the topic: block 1 as here, block 2 with one holder short, block 3 as here (in another order), block 4
+        // missing, and block 5 that nobody holds any more
+        index.reconcile(Map.of(1L, List.of("n1"), 2L, List.of("n2"), 3L, List.of("n3", "n1", "n2"),
+                5L, List.of("n9")));
+
+        assertThat(index.drainChanges(10, null)).containsExactlyInAnyOrder(new Change(2L, List.of("n1", "n2")),
+                new Change(4L, List.of("n4")), new Change(5L, List.of()));
+    }
 }

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -145,5 +146,25 @@ class SessionTrackerTest {
         assertThat(restarted.observe(decision("s1", "a", false, 1, 2, 3, 4, 5, 6), clock.instant())).isPresent();
         restarted.drop("s1");
         assertThat(restarted.size()).isZero();
+    }
+
+    @Test
+    void aTakeoverRepublishesOnlySessionsThatDifferFromTheTopicAndAdoptsThoseItMissed() {
+        send("s1", "a", 1, 2);
+        send("s2", "b", 5);
+        SessionEntry s1 = entry("s1");
+        SessionEntry s3 = new SessionEntry("e", clock.instant(), 1, "s3", "c", List.of(List.of(9L)), 1);
+        sessions.discardChanges();
+        assertThat(sessions.drain(clock.instant()).entries()).as("a follower forgets its changes").isEmpty();
+
+        // the topic holds s1 as it is here, an older s2 and s3 this replica never saw
+        SessionEntry oldS2 = new SessionEntry("e", clock.instant(), 1, "s2", "a", List.of(List.of(5L)), 1);
+        sessions.reconcile(Map.of("s1", s1, "s2", oldS2, "s3", s3), clock.instant());
+
+        SessionTracker.Drained drained = sessions.drain(clock.instant());
+        assertThat(drained.entries()).extracting(SessionEntry::sessionHash).containsExactly("s2");
+        assertThat(drained.tombstones()).isEmpty();
+        assertThat(sessions.get("s3", clock.instant())).hasValueSatisfying(e -> assertThat(e.stickyNode())
+                .isEqualTo("c"));
     }
 }

@@ -2,6 +2,8 @@ package dev.zerolayer.contracts.codec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.zerolayer.contracts.cache.KvIndexEntry;
+import dev.zerolayer.contracts.cache.SessionEntry;
 import dev.zerolayer.contracts.event.Event;
 import dev.zerolayer.contracts.event.Writer;
 import dev.zerolayer.contracts.fallback.FallbackPolicy;
@@ -60,6 +62,19 @@ class EventCodecGoldenTest {
 
         assertThat(policy.writer()).isNull();
         assertThat(policy.version()).isEqualTo(3);
+    }
+
+    @Test
+    void cacheRecordsWrittenBeforeReplicasStampedThemReadWithoutAWriter() throws IOException {
+        KvIndexEntry entry = olderGolden("kv-index-entry", KvIndexEntry.class,
+                golden -> ((ObjectNode) golden).remove("writer"));
+        SessionEntry session = olderGolden("session-entry", SessionEntry.class,
+                golden -> ((ObjectNode) golden).remove("writer"));
+
+        assertThat(entry.writer()).isNull();
+        assertThat(entry.nodes()).containsExactly("haiku-1", "haiku-2");
+        assertThat(session.writer()).isNull();
+        assertThat(session.sameAffinity(session.withWriter(new Writer("r", 1)))).isTrue();
     }
 
     @Test

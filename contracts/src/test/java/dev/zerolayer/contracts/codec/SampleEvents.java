@@ -7,6 +7,7 @@ import dev.zerolayer.contracts.cache.PrewarmCommand;
 import dev.zerolayer.contracts.cache.SessionEntry;
 import dev.zerolayer.contracts.complexity.ComplexityModel;
 import dev.zerolayer.contracts.event.Event;
+import dev.zerolayer.contracts.event.Writer;
 import dev.zerolayer.contracts.fallback.FallbackAlert;
 import dev.zerolayer.contracts.fallback.FallbackPolicy;
 import dev.zerolayer.contracts.fallback.PolicyDocument;
@@ -63,9 +64,10 @@ final class SampleEvents {
                         List.of(0.0, 0.1, 0.65, 1.0))));
         events.put("kv-cache-event", new KvCacheEvent("evt-kv-1", AT, 1, "haiku-1", 17, KvEventType.BLOCK_STORED,
                 List.of(111L, 222L), 99L, 16));
-        events.put("kv-index-entry", new KvIndexEntry("evt-idx-1", AT, 1, 222L, 111L, List.of("haiku-1", "haiku-2")));
+        events.put("kv-index-entry", new KvIndexEntry("evt-idx-1", AT, 1, 222L, 111L, List.of("haiku-1", "haiku-2"),
+                new Writer("cache-service-1", 4)));
         events.put("session-entry", new SessionEntry("evt-sess-1", AT, 1, "sess-9c1e", "sonnet-2",
-                List.of(List.of(111L, 222L), List.of(111L, 333L)), 2));
+                List.of(List.of(111L, 222L), List.of(111L, 333L)), 2).withWriter(new Writer("cache-service-1", 4)));
         events.put("prewarm-command", new PrewarmCommand("evt-pw-1", AT, 1, "sonnet-2", "sess-9c1e",
                 List.of(111L, 222L), "3 similar prompts"));
         events.put("fallback-policy", new FallbackPolicy("evt-pol-1", AT, 1, 3, "admin", PolicyDocument.defaults(),

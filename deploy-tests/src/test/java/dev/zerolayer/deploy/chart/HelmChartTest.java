@@ -135,7 +135,8 @@ class HelmChartTest {
     @Test
     void replicatedServicesRunTwoUnderABudgetAndEveryServicesReplicasPreferDifferentNodes() {
         List<Map<String, Object>> objects = render(null);
-        for (String name : List.of("telemetry-service", "complexity-service", "fallback-service")) {
+        for (String name : List.of("telemetry-service", "complexity-service", "cache-service", "fallback-service",
+                "console-service")) {
             Map<String, Object> deployment = find(ofKind(objects, "Deployment"), "zl-zerolayer-" + name);
             assertThat(Repo.at(deployment, "spec.replicas")).as(name).isEqualTo(2);
             Map<String, Object> budget = find(ofKind(objects, "PodDisruptionBudget"), "zl-zerolayer-" + name);

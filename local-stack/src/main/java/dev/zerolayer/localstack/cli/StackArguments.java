@@ -26,9 +26,9 @@ public final class StackArguments {
               --tokenizer DIR|URL  a Hugging Face model's tokenizer files (e.g. Qwen3's): two of the haiku nodes speak
                                OpenAI's API and play vLLM serving that model (its tokenizer and chat template,
                                sha256_cbor block hashes) and declare it, so the router computes their exact prefixes
-              --replicas N     run N (1-3) of router, telemetry, complexity and fallback: the routers on 18090.. behind
-                               HAProxy (Debian package haproxy) on the router port, replica k of the others on its
-                               port + 100 (k-1); cache-service, the simulator and the console run once
+              --replicas N     run N (1-3) of router, telemetry, complexity, cache and fallback: the routers on 18090..
+                               behind HAProxy (Debian package haproxy) on the router port, replica k of the others on
+                               its port + 100 (k-1); the simulator and the console run once
               --help           print this help
             Fixed ports: telemetry 18081, complexity 18082, cache 18083, fallback 18084, simulator 18085, console 18086.
             Exit codes: 0 stopped, 1 a service or the broker failed, 2 a port is in use or a topic has the wrong

@@ -19,7 +19,7 @@ public final class StackServices {
     public static final int ROUTER_REPLICA_PORT = 18090;
 
     private static final List<String> REPLICATED = List.of("telemetry-service", "complexity-service",
-            "fallback-service");
+            "cache-service", "fallback-service");
 
     private StackServices() {
     }

@@ -35,16 +35,18 @@ class StackServicesTest {
                 org.assertj.core.groups.Tuple.tuple("telemetry-2", 18181),
                 org.assertj.core.groups.Tuple.tuple("complexity-1", 18082),
                 org.assertj.core.groups.Tuple.tuple("complexity-2", 18182),
-                org.assertj.core.groups.Tuple.tuple("cache", 18083),
+                org.assertj.core.groups.Tuple.tuple("cache-1", 18083),
+                org.assertj.core.groups.Tuple.tuple("cache-2", 18183),
                 org.assertj.core.groups.Tuple.tuple("fallback-1", 18084),
                 org.assertj.core.groups.Tuple.tuple("fallback-2", 18184),
                 org.assertj.core.groups.Tuple.tuple("simulator", 18085),
                 org.assertj.core.groups.Tuple.tuple("console", 18086));
-        ServiceSpec fallback = stack.get(8);
+        ServiceSpec fallback = stack.get(9);
         assertThat(fallback.args()).containsExactly("--zerolayer.replica-id=fallback-service-2",
                 "--zerolayer.fallback.data-dir=" + Path.of("/data/fallback-2"));
         assertThat(fallback.logName()).isEqualTo("fallback-service-2");
-        assertThat(stack.get(6).logName()).isEqualTo("cache-service");
+        assertThat(stack.get(7).logName()).isEqualTo("cache-service-2");
+        assertThat(stack.get(10).logName()).isEqualTo("node-simulator");
         assertThat(StackServices.replicated(8080, 1, Path.of("/data"))).isEqualTo(StackServices.defaults(8080));
         assertThat(StackServices.without(8080, Set.of("router-service"), 3, Path.of("/data")))
                 .extracting(ServiceSpec::module).doesNotContain("router-service")

@@ -29,10 +29,10 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Exactly one leader among a service's replicas: the one whose election consumer the group assigns the single partition
- * of the election topic (the service's own one-partition output topic; the partition stays paused, nothing is fetched),
- * for as long as it holds it (cooperative assignment: others joining or leaving do not interrupt it); a revocation, a
- * loss or a close ends the term at once, and a replica that died is replaced once its session times out.
+ * Exactly one leader among a service's replicas: the one whose election consumer the group assigns partition 0 of the
+ * election topic (a topic of the service's own; the partitions stay paused, nothing is fetched), for as long as it holds
+ * it (cooperative assignment: others joining or leaving do not interrupt it); a revocation, a loss or a close ends the
+ * term at once, and a replica that died is replaced once its session times out.
  */
 public class Leadership implements SmartLifecycle, HealthIndicator {
 
@@ -52,7 +52,8 @@ public class Leadership implements SmartLifecycle, HealthIndicator {
 
     /**
      * @param group          the election group (one per service)
-     * @param topic          a topic of exactly one partition that every replica of the service may read
+     * @param topic          a topic of the service's own (one partition is best: with more, a replica joining may be
+     *                       given partition 0 and the term moves)
      * @param sessionTimeout how long a dead leader holds the term (the broker's minimum is 6 s by default)
      */
     public Leadership(String group, String topic, String replica, TopicGuard guard, Duration sessionTimeout,
@@ -66,8 +67,8 @@ public class Leadership implements SmartLifecycle, HealthIndicator {
     }
 
     /**
-     * The election of a service's writer: group {@code <service>.leader} over {@code topic} (the service's own
-     * one-partition output topic), with the platform's replica name and session timeout.
+     * The election of a service's writer: group {@code <service>.leader} over {@code topic} (one of the
+     * service's own output topics), with the platform's replica name and session timeout.
      */
     public static Leadership over(String topic, ZeroLayerProperties platform, ReplicaId replica, TopicGuard guard,
             Clock clock) {
@@ -173,14 +174,14 @@ public class Leadership implements SmartLifecycle, HealthIndicator {
 
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-            if (!partitions.isEmpty()) {
+            if (electing(partitions)) {
                 step(Optional.empty());
             }
         }
 
         @Override
         public void onPartitionsLost(Collection<TopicPartition> partitions) {
-            if (!partitions.isEmpty()) {
+            if (electing(partitions)) {
                 step(Optional.empty());
             }
         }
@@ -188,10 +189,14 @@ public class Leadership implements SmartLifecycle, HealthIndicator {
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
             election.pause(election.assignment());
-            if (!partitions.isEmpty()) {
+            if (electing(partitions)) {
                 step(Optional.of(new Term(election.groupMetadata().generationId(), clock.instant())));
             }
         }
+    }
+
+    private static boolean electing(Collection<TopicPartition> partitions) {
+        return partitions.stream().anyMatch(partition -> partition.partition() == 0);
     }
 
     private synchronized void step(Optional<Term> next) {
