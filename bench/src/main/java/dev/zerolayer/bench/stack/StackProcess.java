@@ -62,6 +62,12 @@ public final class StackProcess implements AutoCloseable {
      */
     public static StackProcess start(Path root, int routerPort, int kafkaPort, String skip, Map<String, String> env)
             throws IOException, InterruptedException {
+        return start(root, routerPort, kafkaPort, skip, env, java.util.List.of());
+    }
+
+    /** As {@link #start(Path, int, int, String, Map)}, with more launcher arguments (e.g. {@code --replicas 2}). */
+    public static StackProcess start(Path root, int routerPort, int kafkaPort, String skip, Map<String, String> env,
+            java.util.List<String> launcherArgs) throws IOException, InterruptedException {
         Path jar = root.resolve("local-stack/target/local-stack.jar");
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException("missing " + jar + ": run ./mvnw -B -q install -DskipTests first");
@@ -74,6 +80,7 @@ public final class StackProcess implements AutoCloseable {
         if (!skip.isBlank()) {
             command.addAll(java.util.List.of("--skip", skip));
         }
+        command.addAll(launcherArgs);
         ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
         builder.environment().put("ZEROLAYER_API_KEYS", API_KEY);
         builder.environment().put("ZEROLAYER_ADMIN_TOKEN", ADMIN_TOKEN);

@@ -239,11 +239,15 @@ public final class BlockIndex {
 
     private boolean addIndex(long block, int n, boolean track) {
         long value = blocks.get(block);
+        if (value != LongLongMap.MISSING && contains(value, n)) {
+            return false;
+        }
+        if (track) {
+            markDirty(block, value); // before a pooled set grows in place, or its signature-before would be the new one
+        }
         long updated;
         if (value == LongLongMap.MISSING) {
             updated = inline(n, -1);
-        } else if (contains(value, n)) {
-            return false;
         } else if (value > 0) {
             int a = first(value);
             int b = second(value);
@@ -262,9 +266,6 @@ public final class BlockIndex {
             Arrays.sort(grown);
             pool[slot] = grown;
             updated = value;
-        }
-        if (track) {
-            markDirty(block, value);
         }
         blocks.put(block, updated);
         counts[n]++;

@@ -145,4 +145,18 @@ class BlockIndexTest {
         assertThat(index.drainChanges(10, null)).containsExactlyInAnyOrder(new Change(2L, List.of("n1", "n2")),
                 new Change(4L, List.of("n4")), new Change(5L, List.of()));
     }
+
+    @Test
+    void aFourthHolderOfAPooledBlockIsDrainedAndSoIsItsLeaving() {
+        for (String node : List.of("n1", "n2", "n3")) {
+            index.add(9L, node);
+        }
+        assertThat(index.drainChanges(10, null)).containsExactly(new Change(9L, List.of("n1", "n2", "n3")));
+
+        index.add(9L, "n4");
+        assertThat(index.drainChanges(10, null)).as("the pooled set grew in place")
+                .containsExactly(new Change(9L, List.of("n1", "n2", "n3", "n4")));
+        index.remove(9L, "n4");
+        assertThat(index.drainChanges(10, null)).containsExactly(new Change(9L, List.of("n1", "n2", "n3")));
+    }
 }

@@ -11,6 +11,7 @@ import dev.zerolayer.contracts.cache.KvIndexEntry;
 import dev.zerolayer.contracts.cache.PrewarmCommand;
 import dev.zerolayer.contracts.cache.SessionEntry;
 import dev.zerolayer.contracts.event.Event;
+import dev.zerolayer.contracts.event.Writer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
@@ -123,5 +124,38 @@ class CachePublisherTest {
         // Then the first round sends the net change only: block 2; block 1 never went out as held
         assertThat(held.tick()).isEqualTo(1);
         assertThat(outbox.sent).extracting(e -> ((KvIndexEntry) e.getValue()).key()).containsExactly("2");
+    }
+
+    @Test
+    void aFollowerPublishesNothingAndALeaderSendsOnlyWhatTheTopicsLackStampedWithItsTerm() {
+        publisher.follow();
+        index.add(1L, "n1");
+        index.add(2L, "n1");
+        sessions.observe(decision("s1", "n1", false, 1L, 2L), clock.instant());
+        publisher.prewarm(new PrewarmCommand("p", clock.instant(), 1, "n1", "s1", List.of(1L), "test"));
+
+        assertThat(publisher.tick()).isZero();
+        assertThat(outbox.sent).isEmpty();
+        assertThat(publisher.writing()).isFalse();
+
+        // the topics hold block 1 as here, nothing of block 2, and block 3 that nobody holds any more
+        Writer stamp = new Writer("cache-b", 7);
+        assertThat(publisher.lead(stamp, Map.of(1L, List.of("n1"), 3L, List.of("n2")), Map.of(), () -> true))
+                .isTrue();
+        publisher.tick();
+        publisher.tick();
+
+        assertThat(outbox.sent).extracting(Map.Entry::getValue).filteredOn(KvIndexEntry.class::isInstance)
+                .extracting(e -> ((KvIndexEntry) e).blockHash(), e -> ((KvIndexEntry) e).writer())
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(2L, stamp));
+        assertThat(outbox.sent).extracting(Map.Entry::getValue).contains("tombstone:3")
+                .noneMatch(PrewarmCommand.class::isInstance);
+        assertThat(outbox.sent).extracting(Map.Entry::getValue).filteredOn(SessionEntry.class::isInstance)
+                .extracting(e -> ((SessionEntry) e).writer()).containsExactly(stamp);
+
+        // a term that ended while reconciling does not write
+        publisher.follow();
+        assertThat(publisher.lead(stamp, Map.of(), Map.of(), () -> false)).isFalse();
+        assertThat(publisher.writing()).isFalse();
     }
 }

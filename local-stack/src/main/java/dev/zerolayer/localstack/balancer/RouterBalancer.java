@@ -8,10 +8,11 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * HAProxy (the Debian package) in front of the router replicas on the router port, in TCP mode: a new connection goes
- * to the replica with the fewest, a replica whose readiness check fails twice (1 s apart) gets none until it passes
- * again, and a connection a dead replica refuses is sent to another; streams pass through untouched. One thread, and
- * as many connections as the open-file limit allows.
+ * HAProxy (the Debian package) in front of the router replicas on the router port, in HTTP mode: each request goes to
+ * the replica with the fewest in flight over a connection of its own (never a pooled one, which a replica that just
+ * died would leave dead), a request a dead replica refuses or closes without a byte of answer is sent to another, and a
+ * replica whose readiness check fails twice (1 s apart) gets none until it passes again; a client's keep-alive
+ * connection outlives any replica, and streams pass through unbuffered. One thread.
  */
 public final class RouterBalancer {
 
@@ -40,12 +41,16 @@ public final class RouterBalancer {
                 global
                   nbthread 1
                 defaults
-                  mode tcp
+                  mode http
                   timeout connect 2s
                   timeout client 15m
                   timeout server 15m
-                  retries 2
-                  option redispatch
+                  timeout http-request 30s
+                  timeout http-keep-alive 60s
+                  retries 3
+                  retry-on conn-failure empty-response
+                  option redispatch 1
+                  http-reuse never
                 frontend routers
                   bind :%d
                   default_backend router_replicas

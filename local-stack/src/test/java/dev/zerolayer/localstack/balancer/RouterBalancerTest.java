@@ -16,8 +16,8 @@ class RouterBalancerTest {
     void theRouterPortFrontsEveryReplicaCheckedForReadiness() {
         String config = RouterBalancer.config(8080, List.of(18090, 18091));
 
-        assertThat(config).contains("bind :8080", "mode tcp", "balance leastconn", "option redispatch",
-                "option httpchk GET /actuator/health/readiness", "server router-1 127.0.0.1:18090 check",
+        assertThat(config).contains("bind :8080", "mode http", "retry-on conn-failure empty-response",
+                "http-reuse never", "balance leastconn", "option redispatch 1", "option httpchk GET /actuator/health/readiness", "server router-1 127.0.0.1:18090 check",
                 "server router-2 127.0.0.1:18091 check");
     }
 
