@@ -32,7 +32,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /**
  * KV-event ingestion load against running cache-service replicas: N synthetic nodes each send events at a fixed rate
  * for a duration (each stores 4 new blocks; once a node holds {@code window} blocks, every other event removes its
- * oldest 4), then waits until every replica's KV-event consumer has no lag; prints the lag of each replica over time,
+ * oldest 4), then waits until every replica's KV-event consumer has no lag; prints the lag of each replica over time
+ * (the last 8 characters of its consumer group),
  * the index records the leader published, and the CPU the cache-service processes used (utime + stime).
  *
  * <p>Usage: {@code KvEventIngestRun <bootstrap-servers> [nodes=100] [events-per-node-per-second=20] [seconds=60]
@@ -56,7 +57,7 @@ public final class KvEventIngestRun {
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, servers);
         props.put(ProducerConfig.LINGER_MS_CONFIG, "5");
         props.put(ProducerConfig.BATCH_SIZE_CONFIG, "262144");
-        SplittableRandom random = new SplittableRandom(42);
+        SplittableRandom random = new SplittableRandom(); // blocks of their own: runs never share a hash
         List<Deque<Long>> held = new ArrayList<>();
         long[] sequences = new long[nodes];
         for (int i = 0; i < nodes; i++) {
@@ -64,10 +65,8 @@ public final class KvEventIngestRun {
         }
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
                 new ByteArraySerializer()); Admin admin = Admin.create(Map.of("bootstrap.servers", servers))) {
-            List<String> groups = cacheGroups(admin);
             long indexBefore = endOffsets(admin, Topics.CACHE_KV_INDEX);
             long cpuBefore = cpuTicks();
-            System.out.printf("cache replicas' KV-event consumers: %s%n", groups);
             long sent = 0;
             long startNanos = System.nanoTime();
             long tickNanos = TimeUnit.SECONDS.toNanos(1) / perSecond;
@@ -101,12 +100,16 @@ public final class KvEventIngestRun {
                     TimeUnit.NANOSECONDS.sleep(wait);
                 }
                 if (tick % perSecond == perSecond - 1) {
-                    System.out.printf("t=%ds sent=%d lag=%s%n", (tick + 1) / perSecond, sent, lags(admin, groups));
+                    // a replica's group has offsets once it consumed a first record: listed again every second
+                    System.out.printf("t=%ds sent=%d lag=%s%n", (tick + 1) / perSecond, sent, lags(admin,
+                            cacheGroups(admin)));
                 }
             }
             producer.flush();
             double sendSeconds = (System.nanoTime() - startNanos) / 1e9;
-            Map<String, Long> after = lags(admin, groups);
+            List<String> groups = cacheGroups(admin);
+            Map<String, Long> atEnd = lags(admin, groups);
+            Map<String, Long> after = atEnd;
             long drainStart = System.nanoTime();
             while (after.values().stream().anyMatch(lag -> lag > 0)
                     && System.nanoTime() - drainStart < TimeUnit.SECONDS.toNanos(120)) {
@@ -120,7 +123,7 @@ public final class KvEventIngestRun {
             System.out.printf("nodes=%d events=%d (%d blocks each) in %.1fs (%.0f events/s, %.0f blocks/s); lag at "
                     + "the end of sending %s, drained in %.1fs; index records published %d (%.0f/s); cache-service "
                     + "CPU %.1f s over %.1f s = %.2f cores (all replicas)%n", nodes, sent, BLOCKS_PER_EVENT,
-                    sendSeconds, sent / sendSeconds, sent * BLOCKS_PER_EVENT / sendSeconds, lags(admin, groups), drain,
+                    sendSeconds, sent / sendSeconds, sent * BLOCKS_PER_EVENT / sendSeconds, atEnd, drain,
                     published, published / elapsed, cpu, elapsed, cpu / elapsed);
         }
     }
