@@ -76,8 +76,9 @@ class SecuredBrokerIT {
         Path config = Path.of(System.getProperty("zerolayer.services.dir", "target/services"), module,
                 "BOOT-INF/classes/application.yml").toAbsolutePath();
         assertThat(config).as("unpacked by the dependency plugin").exists();
+        // a policy history of its own: one left by an earlier run would already hold this run's change
         List<String> properties = new ArrayList<>(List.of("spring.config.location=file:" + config,
-                "zerolayer.admin-token=" + ADMIN_TOKEN));
+                "zerolayer.admin-token=" + ADMIN_TOKEN, "zerolayer.fallback.data-dir=" + dataDir.resolve("fallback")));
         // SPRING_CLOUD_STREAM_KAFKA_BINDER_CONFIGURATION_<KEY> in the chart; the same property here
         broker.clientProperties().forEach((key, value) ->
                 properties.add("spring.cloud.stream.kafka.binder.configuration." + key + "=" + value));

@@ -1,0 +1,122 @@
+package dev.zerolayer.bench.ha;
+
+import dev.zerolayer.bench.stack.StackProcess;
+import dev.zerolayer.contracts.codec.EventCodec;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * How soon one router sees the load another router sends (#27 item 3): {@code ./zerolayer up --replicas 2}; a burst
+ * of long streaming haiku requests is sent through router 1 only, while router 2's {@code /v1/route/explain} is polled
+ * every 20 ms; the time from the burst's start until router 2's {@code load} term of a haiku node falls by at least
+ * {@code drop} below its value before the burst (that node's effective load rose), and the same for router 1 itself
+ * (its own in-flight count, at once) for reference; {@code bursts} rounds, each after the last has drained.
+ *
+ * <p>Usage: {@code LoadVisibilityRun <root> [bursts=5] [concurrency=12] [drop=0.15]}.
+ */
+public final class LoadVisibilityRun {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2)).build();
+    private static final String EXPLAIN_BODY = "{\"model\":\"claude-haiku-4-5\",\"max_tokens\":16,"
+            + "\"messages\":[{\"role\":\"user\",\"content\":\"how loaded are you\"}]}";
+
+    private LoadVisibilityRun() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path root = Path.of(args.length > 0 ? args[0] : ".").toAbsolutePath().normalize();
+        int bursts = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+        int concurrency = args.length > 2 ? Integer.parseInt(args[2]) : 12;
+        double drop = args.length > 3 ? Double.parseDouble(args[3]) : 0.15;
+        List<Double> seenByOther = new ArrayList<>();
+        List<Double> seenBySender = new ArrayList<>();
+        try (StackProcess stack = StackProcess.start(root, 18480, 19392, "", Map.of(), List.of("--replicas", "2"))) {
+            stack.awaitServes("/v1/messages", EXPLAIN_BODY, Map.of("anthropic-routing-priority", "haiku"),
+                    Duration.ofSeconds(180));
+            String sender = "http://127.0.0.1:18090";
+            String other = "http://127.0.0.1:18091";
+            for (int burst = 1; burst <= bursts; burst++) {
+                Map<String, Double> before = loads(other);
+                Map<String, Double> senderBefore = loads(sender);
+                long start = System.nanoTime();
+                List<CompletableFuture<HttpResponse<Void>>> inFlight = new ArrayList<>();
+                for (int i = 0; i < concurrency; i++) {
+                    inFlight.add(HTTP.sendAsync(HttpRequest.newBuilder(URI.create(sender + "/v1/messages"))
+                            .timeout(Duration.ofSeconds(120)).header("content-type", "application/json")
+                            .header("x-api-key", StackProcess.API_KEY).header("anthropic-routing-priority", "haiku")
+                            .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"claude-haiku-4-5\","
+                                    + "\"max_tokens\":600,\"stream\":true,\"messages\":[{\"role\":\"user\","
+                                    + "\"content\":\"write a long story, number " + burst + "-" + i + "\"}]}"))
+                            .build(), HttpResponse.BodyHandlers.discarding()));
+                }
+                double other1 = firstDrop(other, before, drop, start);
+                double sender1 = firstDrop(sender, senderBefore, drop, start);
+                seenByOther.add(other1);
+                seenBySender.add(sender1);
+                System.out.printf(Locale.ROOT, "burst %d: %d requests through router 1; router 1 saw the load after "
+                        + "%.0f ms, router 2 after %.0f ms%n", burst, concurrency, sender1, other1);
+                CompletableFuture.allOf(inFlight.toArray(CompletableFuture[]::new)).join();
+                Thread.sleep(5000); // the nodes' load falls back before the next burst (a measurement window)
+            }
+        }
+        System.out.printf(Locale.ROOT, "router 2 saw router 1's load after %s ms (bursts of %d); router 1 itself "
+                + "after %s ms%n",
+                seenByOther.stream().map(v -> String.format(Locale.ROOT, "%.0f", v)).toList(), concurrency,
+                seenBySender.stream().map(v -> String.format(Locale.ROOT, "%.0f", v)).toList());
+    }
+
+    /** Polls the router's explain every 20 ms until a haiku node's load term fell by {@code drop}; ms since start. */
+    private static double firstDrop(String router, Map<String, Double> before, double drop, long start)
+            throws InterruptedException {
+        long deadline = start + Duration.ofSeconds(30).toNanos();
+        while (System.nanoTime() < deadline) {
+            Map<String, Double> now = loads(router);
+            for (Map.Entry<String, Double> entry : now.entrySet()) {
+                Double was = before.get(entry.getKey());
+                if (was != null && was - entry.getValue() >= drop) {
+                    return (System.nanoTime() - start) / 1e6;
+                }
+            }
+            Thread.sleep(20); // polling the explain endpoint (the measurement's resolution)
+        }
+        return Double.NaN;
+    }
+
+    /** The {@code load} term (1 - effective load) of every eligible haiku node as the router scores it now. */
+    private static Map<String, Double> loads(String router) {
+        Map<String, Double> loads = new HashMap<>();
+        try {
+            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(router + "/v1/route/explain"))
+                    .timeout(Duration.ofSeconds(5)).header("content-type", "application/json")
+                    .header("x-api-key", StackProcess.API_KEY).header("anthropic-routing-priority", "haiku")
+                    .POST(HttpRequest.BodyPublishers.ofString(EXPLAIN_BODY)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() == 200) {
+                for (JsonNode candidate : EventCodec.mapper().readTree(response.body()).path("candidates")) {
+                    JsonNode load = candidate.path("terms").path("load");
+                    if (candidate.path("tier").asString("").equals("haiku") && load.isNumber()) {
+                        loads.put(candidate.path("node").asString(""), load.asDouble());
+                    }
+                }
+            }
+        } catch (IOException e) {
+            // a missed poll; the next one counts
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return loads;
+    }
+}
