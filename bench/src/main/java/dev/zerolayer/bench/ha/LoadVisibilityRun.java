@@ -62,8 +62,9 @@ public final class LoadVisibilityRun {
                                     + "\"content\":\"write a long story, number " + burst + "-" + i + "\"}]}"))
                             .build(), HttpResponse.BodyHandlers.discarding()));
                 }
-                double other1 = firstDrop(other, before, drop, start);
-                double sender1 = firstDrop(sender, senderBefore, drop, start);
+                double[] seen = firstDrops(List.of(other, sender), List.of(before, senderBefore), drop, start);
+                double other1 = seen[0];
+                double sender1 = seen[1];
                 seenByOther.add(other1);
                 seenBySender.add(sender1);
                 System.out.printf(Locale.ROOT, "burst %d: %d requests through router 1; router 1 saw the load after "
@@ -78,21 +79,31 @@ public final class LoadVisibilityRun {
                 seenBySender.stream().map(v -> String.format(Locale.ROOT, "%.0f", v)).toList());
     }
 
-    /** Polls the router's explain every 20 ms until a haiku node's load term fell by {@code drop}; ms since start. */
-    private static double firstDrop(String router, Map<String, Double> before, double drop, long start)
-            throws InterruptedException {
+    /**
+     * Polls each router's explain in turn (every 20 ms) until each shows a haiku node's load term fallen by
+     * {@code drop} from its value before; for each, ms since start (NaN: not within 30 s).
+     */
+    private static double[] firstDrops(List<String> routers, List<Map<String, Double>> before, double drop,
+            long start) throws InterruptedException {
+        double[] seen = new double[routers.size()];
+        java.util.Arrays.fill(seen, Double.NaN);
         long deadline = start + Duration.ofSeconds(30).toNanos();
-        while (System.nanoTime() < deadline) {
-            Map<String, Double> now = loads(router);
-            for (Map.Entry<String, Double> entry : now.entrySet()) {
-                Double was = before.get(entry.getKey());
-                if (was != null && was - entry.getValue() >= drop) {
-                    return (System.nanoTime() - start) / 1e6;
+        while (System.nanoTime() < deadline && java.util.Arrays.stream(seen).anyMatch(Double::isNaN)) {
+            for (int r = 0; r < routers.size(); r++) {
+                if (!Double.isNaN(seen[r])) {
+                    continue;
+                }
+                for (Map.Entry<String, Double> entry : loads(routers.get(r)).entrySet()) {
+                    Double was = before.get(r).get(entry.getKey());
+                    if (was != null && was - entry.getValue() >= drop) {
+                        seen[r] = (System.nanoTime() - start) / 1e6;
+                        break;
+                    }
                 }
             }
-            Thread.sleep(20); // polling the explain endpoint (the measurement's resolution)
+            Thread.sleep(20); // polling the explain endpoints (the measurement's resolution)
         }
-        return Double.NaN;
+        return seen;
     }
 
     /** The {@code load} term (1 - effective load) of every eligible haiku node as the router scores it now. */
