@@ -11,7 +11,8 @@ import java.util.Optional;
  * HAProxy (the Debian package) in front of the router replicas on the router port, in HTTP mode: each request goes to
  * the replica with the fewest in flight over a connection of its own (never a pooled one, which a replica that just
  * died would leave dead), a request a dead replica refuses or closes without a byte of answer is sent to another, and a
- * replica whose readiness check fails twice (1 s apart) gets none until it passes again; a client's keep-alive
+ * replica whose readiness check fails three times (1 s apart, 3 s each) gets none until it passes again, unless every
+ * check fails at once: then every replica is tried unchecked rather than a request refused; a client's keep-alive
  * connection outlives any replica, and streams pass through unbuffered. One thread.
  */
 public final class RouterBalancer {
@@ -58,11 +59,18 @@ public final class RouterBalancer {
                   balance leastconn
                   option httpchk GET /actuator/health/readiness
                   http-check expect status 200
-                  default-server inter 1s fall 2 rise 1
+                  timeout check 3s
+                  default-server inter 1s fall 3 rise 1
                 """.formatted(port));
         for (int i = 0; i < replicas.size(); i++) {
             config.append("  server router-").append(i + 1).append(" 127.0.0.1:").append(replicas.get(i))
                     .append(" check\n");
+        }
+        // when every check fails at once (a starved machine answers its probes late), the routers are still tried
+        // unchecked rather than every request answered 503; a dead one refuses and the request goes to the other
+        for (int i = 0; i < replicas.size(); i++) {
+            config.append("  server router-").append(i + 1).append("-unchecked 127.0.0.1:").append(replicas.get(i))
+                    .append(" backup\n");
         }
         return config.toString();
     }

@@ -18,7 +18,8 @@ class RouterBalancerTest {
 
         assertThat(config).contains("bind :8080", "mode http", "retry-on conn-failure empty-response",
                 "http-reuse never", "balance leastconn", "option redispatch 1", "option httpchk GET /actuator/health/readiness", "server router-1 127.0.0.1:18090 check",
-                "server router-2 127.0.0.1:18091 check");
+                "server router-2 127.0.0.1:18091 check", "server router-1-unchecked 127.0.0.1:18090 backup",
+                "timeout check 3s");
     }
 
     @Test
