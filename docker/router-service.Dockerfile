@@ -49,6 +49,7 @@ ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75.0 -XX:InitialRAMPercentage=50.0 -
     DJL_CACHE_DIR=/tmp/djl
 USER 10001:10001
 EXPOSE 8080
-HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \
+# Ready once its views are loaded and its warm-up (at most 60 s of synthetic requests through its own port) is done.
+HEALTHCHECK --interval=10s --timeout=5s --start-period=120s --retries=3 \
     CMD zl-healthcheck "${ROUTER_PORT:-8080}" /actuator/health/readiness
 ENTRYPOINT ["java", "-jar", "application.jar"]

@@ -46,6 +46,8 @@ public final class LocalStack {
     public static final int EXIT_CONFLICT = 2;
     public static final int EXIT_USAGE = 64;
     static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
+    /** How many synthetic requests each router's warm-up sends ({@code zerolayer.router.warm-up.requests}). */
+    static final String ROUTER_WARM_UP_REQUESTS = "ZEROLAYER_ROUTER_WARMUP_REQUESTS";
     private static final Duration CTRL_C_GRACE = Duration.ofSeconds(2);
     private static final int TAIL_LINES = 40;
 
@@ -238,6 +240,11 @@ public final class LocalStack {
         childEnv.put("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + kafkaPort);
         // state a service keeps beside Kafka lives in the stack's data directory (wiped with --fresh)
         childEnv.put("ZEROLAYER_FALLBACK_DATA_DIR", dataDir.resolve("fallback").toString());
+        // a router here shares two cores with everything else: a tenth of the production warm-up (C1, the stack's
+        // default JIT, has compiled the request path by then), unless the caller's environment says otherwise
+        if (System.getenv(ROUTER_WARM_UP_REQUESTS) == null) {
+            childEnv.put(ROUTER_WARM_UP_REQUESTS, "5000");
+        }
         return childEnv;
     }
 

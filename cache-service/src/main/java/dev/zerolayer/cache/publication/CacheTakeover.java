@@ -7,77 +7,51 @@ import dev.zerolayer.contracts.event.InvalidEventException;
 import dev.zerolayer.contracts.event.Writer;
 import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.leader.Leadership;
+import dev.zerolayer.platform.leader.TermTakeover;
 import dev.zerolayer.platform.topics.CompactedTopicReader;
-import dev.zerolayer.platform.topics.StartupStep;
 import dev.zerolayer.platform.topics.TopicGuard;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 
 /**
  * At the start of each term this replica leads, once its own state is restored, reads {@code cache.kv-index.v1} and
  * {@code cache.sessions.v1} to their end and reconciles the publisher with them, which then writes under the term, and
  * starts the vLLM bridge (one relay per node: its sequence is the relay's own); when the term ends, publication and the
- * bridge stop at once. Retried as a platform {@link StartupStep} until it succeeds, the term ends or the service stops.
+ * bridge stop at once. Retried as a platform {@link TermTakeover} until it succeeds, the term ends or the service stops.
  */
-public class CacheTakeover implements SmartLifecycle {
+public class CacheTakeover extends TermTakeover {
 
     private static final Logger log = LoggerFactory.getLogger(CacheTakeover.class);
 
     private final CachePublisher publisher;
     private final VllmKvBridge bridge;
     private final RestoreGate restored;
-    private final TopicGuard guard;
-    private final Leadership leadership;
-    private StartupStep step;
-    private boolean running;
 
     public CacheTakeover(CachePublisher publisher, VllmKvBridge bridge, RestoreGate restored, TopicGuard guard,
             Leadership leadership) {
+        super("cache-takeover", guard, Duration.ofSeconds(2), leadership);
         this.publisher = publisher;
         this.bridge = bridge;
         this.restored = restored;
-        this.guard = guard;
-        this.leadership = leadership;
-        leadership.onChange(this::onTerm);
     }
 
-    private synchronized void onTerm(Optional<Leadership.Term> term) {
-        if (step != null) {
-            step.stop();
-            step = null;
-        }
-        if (term.isEmpty()) {
-            publisher.follow();
-            bridge.stop();
-            return;
-        }
-        if (!running) {
-            return;
-        }
-        long generation = term.get().generation();
-        step = new StartupStep("cache-takeover", guard, () -> takeOver(generation), Duration.ofSeconds(2));
-        step.start();
+    @Override
+    protected void termEnded() {
+        publisher.follow();
+        bridge.stop();
     }
 
-    private boolean leads(long generation) {
-        return leadership.term().map(t -> t.generation() == generation).orElse(false);
-    }
-
-    private void takeOver(long generation) throws InterruptedException {
-        if (!leads(generation)) {
-            return;
-        }
+    @Override
+    protected void takeOver(long generation) throws InterruptedException {
         if (!restored.awaitOpen(Duration.ofSeconds(1))) {
             throw new IllegalStateException("this replica's own state is not restored yet");
         }
         long started = System.nanoTime();
-        CompactedTopicReader reader = CompactedTopicReader.of(guard);
+        CompactedTopicReader reader = CompactedTopicReader.of(guard());
         Map<Long, List<String>> index = new HashMap<>();
         reader.readToEnd(Topics.CACHE_KV_INDEX_TOPIC, "cache-service.takeover", (key, entry) -> {
             long block = Long.parseUnsignedLong(key);
@@ -95,7 +69,7 @@ public class CacheTakeover implements SmartLifecycle {
                 sessions.put(key, entry);
             }
         }, CacheTakeover::skip, () -> leads(generation));
-        Writer stamp = leadership.writer().orElse(null);
+        Writer stamp = leadership().writer().orElse(null);
         if (stamp == null || stamp.generation() != generation
                 || !publisher.lead(stamp, index, sessions, () -> leads(generation))) {
             return;
@@ -112,25 +86,5 @@ public class CacheTakeover implements SmartLifecycle {
         }
         log.warn("takeover skipped unreadable record {} partition {} offset {}: {}", record.topic(),
                 record.partition(), record.offset(), e.getMessage());
-    }
-
-    @Override
-    public synchronized void start() {
-        running = true;
-        leadership.term().ifPresent(term -> onTerm(Optional.of(term)));
-    }
-
-    @Override
-    public synchronized void stop() {
-        running = false;
-        if (step != null) {
-            step.stop();
-            step = null;
-        }
-    }
-
-    @Override
-    public synchronized boolean isRunning() {
-        return running;
     }
 }

@@ -86,6 +86,12 @@ public record NodeRegistration(
                 costPerMillionTokens, caching);
     }
 
+    /** The same registration served at another base URL, needing no credential (a stand-in for the node). */
+    public NodeRegistration servedAt(String baseUrl) {
+        return new NodeRegistration(eventId, occurredAt, schemaVersion, nodeId, tier, cluster, standbyOf, baseUrl,
+                protocol, model, capacity, hardwareProfile, null, adapters, costPerMillionTokens, prefixCache);
+    }
+
     public static NodeRegistration of(String nodeId, String tier, String cluster, String standbyOf, String upstreamBaseUrl,
             UpstreamProtocol protocol, String model, int capacity, String hardwareProfile) {
         return new NodeRegistration(EventChecks.newEventId(), Instant.now(), SCHEMA_VERSION, nodeId, tier, cluster,

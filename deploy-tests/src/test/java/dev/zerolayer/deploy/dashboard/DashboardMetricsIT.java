@@ -73,6 +73,10 @@ class DashboardMetricsIT {
                 "BOOT-INF/classes/application.yml").toAbsolutePath();
         assertThat(config).as("unpacked by the dependency plugin").exists();
         List<String> properties = new ArrayList<>(List.of("spring.config.location=file:" + config));
+        if (module.equals("router-service")) {
+            // the warm-up runs, shortened: seven services share this JVM's two cores
+            properties.add("zerolayer.router.warm-up.requests=1000");
+        }
         if (module.equals("node-simulator")) {
             // one latency-free haiku node on a free port (the default policy's haiku cluster)
             properties.addAll(List.of("zerolayer.simulator.base-port=0", "zerolayer.simulator.latency=false",

@@ -82,6 +82,10 @@ class SecuredBrokerIT {
         // SPRING_CLOUD_STREAM_KAFKA_BINDER_CONFIGURATION_<KEY> in the chart; the same property here
         broker.clientProperties().forEach((key, value) ->
                 properties.add("spring.cloud.stream.kafka.binder.configuration." + key + "=" + value));
+        if (module.equals("router-service")) {
+            // the warm-up runs, shortened: seven services share this JVM's two cores
+            properties.add("zerolayer.router.warm-up.requests=1000");
+        }
         if (module.equals("node-simulator")) {
             // one latency-free haiku node on a free port (the default policy's haiku cluster)
             properties.addAll(List.of("zerolayer.simulator.base-port=0", "zerolayer.simulator.latency=false",

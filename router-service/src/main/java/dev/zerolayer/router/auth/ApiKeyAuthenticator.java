@@ -51,13 +51,25 @@ public class ApiKeyAuthenticator {
      * @throws ApiKeyEntries.InvalidEntryException naming the position of an unusable entry
      */
     public ApiKeyAuthenticator(String commaSeparatedKeys, boolean keysFile) {
+        this(commaSeparatedKeys, keysFile, true);
+    }
+
+    private ApiKeyAuthenticator(String commaSeparatedKeys, boolean keysFile, boolean announce) {
         this.keysFile = keysFile;
         this.keys = new KeySet(ApiKeyEntries.parseList(commaSeparatedKeys), List.of());
+        if (!announce) {
+            return;
+        }
         if (keys.size() == 0 && !keysFile) {
             log.warn("no client API keys configured (ZEROLAYER_API_KEYS): serving loopback clients only");
         } else {
             log.info("{} client API key(s) configured{}", keys.size(), keysFile ? ", plus those of the keys file" : "");
         }
+    }
+
+    /** Accepts {@code key} alone, without announcing it in the log (an in-process caller's key, as the warm-up's). */
+    public static ApiKeyAuthenticator internal(String key) {
+        return new ApiKeyAuthenticator(key, false, false);
     }
 
     public boolean keysConfigured() {

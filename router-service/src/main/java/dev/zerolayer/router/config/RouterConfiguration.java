@@ -105,11 +105,12 @@ public class RouterConfiguration {
         }, clock);
     }
 
-    /** Replaces Boot's readiness indicator (same name): refusing traffic while the views load. */
+    /** Replaces Boot's readiness indicator (same name): refusing traffic while the views load or the warm-up runs. */
     @Bean
     org.springframework.boot.health.application.ReadinessStateHealthIndicator readinessStateHealthIndicator(
-            ViewsLoaded views, org.springframework.boot.availability.ApplicationAvailability availability) {
-        return views.readiness(availability);
+            ViewsLoaded views, dev.zerolayer.router.warmup.WarmUp warmUp,
+            org.springframework.boot.availability.ApplicationAvailability availability) {
+        return views.readiness(availability, warmUp::done);
     }
 
     /** Health component {@code policy}: the fallback policy version this service runs on. */
@@ -180,9 +181,17 @@ public class RouterConfiguration {
     RequestRouter requestRouter(Fleet fleet, ActivePolicy policy, CompactedView<ComplexityModel> complexityModel,
             CompactedView<KvIndexEntry> kvIndex, RouterProperties properties, ServedModels<ServedModel> servedModels,
             Clock clock) {
+        return routerOver(fleet, policy, complexityModel, kvIndex, properties, servedModels, clock);
+    }
+
+    /** The decision pipeline over these views, with the configured prefix matching ({@code servedModels} null: approximate only). */
+    static RequestRouter routerOver(Fleet fleet, ActivePolicy policy, CompactedView<ComplexityModel> complexityModel,
+            CompactedView<KvIndexEntry> kvIndex, RouterProperties properties, ServedModels<ServedModel> servedModels,
+            Clock clock) {
         return new RequestRouter(fleet, policy, complexityModel, new PromptPrefixes(kvIndex,
                 new FastBlockHasher(properties.prefixBlockSize(), properties.prefixHashSeed()),
-                properties.prefixMaxBlocks(), properties.cacheAware(), properties.exactPrefixes() ? servedModels : null,
+                properties.prefixMaxBlocks(), properties.cacheAware(),
+                properties.exactPrefixes() ? servedModels : null,
                 new SentPrefixes(properties.approximateTtl().toMillis(), properties.prefixMaxBlocks(),
                         properties.approximateBlocks(), clock::millis)));
     }

@@ -35,6 +35,7 @@ import org.springframework.validation.annotation.Validated;
  * @param responseItemsTtl     how long a Responses output item is kept
  * @param upstreamCredentials  credentials nodes name in their registration ({@code credentialRef}), each a header line
  *                             ({@code authorization: Bearer …}); never sent to a node that does not name it
+ * @param warmUp               synthetic requests through the router's own HTTP path before it reports ready
  */
 @Validated
 @ConfigurationProperties("zerolayer.router")
@@ -55,9 +56,28 @@ public record RouterProperties(
         @DefaultValue("1s") Duration apiKeysFilePoll,
         @DefaultValue("10000") @Min(0) int responseItems,
         @DefaultValue("1h") Duration responseItemsTtl,
-        Map<String, String> upstreamCredentials) {
+        Map<String, String> upstreamCredentials,
+        @DefaultValue @jakarta.validation.Valid WarmUp warmUp) {
 
     public RouterProperties {
         upstreamCredentials = upstreamCredentials == null ? Map.of() : Map.copyOf(upstreamCredentials);
+    }
+
+    /**
+     * The warm-up ({@code zerolayer.router.warm-up.*}): before readiness, {@code requests} synthetic requests of every
+     * client API go through the router's own port to a loopback stand-in node, {@code concurrency} at a time, so the
+     * JIT has compiled the request path before the first client request; it ends after {@code maxDuration} whatever
+     * it has done (readiness is never held longer).
+     *
+     * @param enabled     false: ready as soon as the views are loaded (a cold JIT serves the first requests)
+     * @param requests    synthetic requests sent
+     * @param concurrency synthetic requests in flight at a time
+     * @param maxDuration the longest the warm-up holds readiness back
+     */
+    public record WarmUp(
+            @DefaultValue("true") boolean enabled,
+            @DefaultValue("50000") @Min(0) int requests,
+            @DefaultValue("16") @Positive int concurrency,
+            @DefaultValue("60s") Duration maxDuration) {
     }
 }

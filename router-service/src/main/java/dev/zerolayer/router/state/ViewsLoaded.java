@@ -77,10 +77,17 @@ public class ViewsLoaded implements SmartLifecycle, HealthIndicator {
      * {@code REFUSING_TRAFFIC} while the views are loading.
      */
     public ReadinessStateHealthIndicator readiness(ApplicationAvailability availability) {
+        return readiness(availability, () -> true);
+    }
+
+    /** As {@link #readiness(ApplicationAvailability)}, refusing traffic also while {@code alsoReady} is false. */
+    public ReadinessStateHealthIndicator readiness(ApplicationAvailability availability,
+            java.util.function.BooleanSupplier alsoReady) {
         return new ReadinessStateHealthIndicator(availability) {
             @Override
             protected AvailabilityState getState(ApplicationAvailability applicationAvailability) {
-                return loaded ? super.getState(applicationAvailability) : ReadinessState.REFUSING_TRAFFIC;
+                return loaded && alsoReady.getAsBoolean() ? super.getState(applicationAvailability)
+                        : ReadinessState.REFUSING_TRAFFIC;
             }
         };
     }

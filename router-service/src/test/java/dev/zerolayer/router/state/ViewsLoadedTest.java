@@ -63,4 +63,19 @@ class ViewsLoadedTest {
         availability.onApplicationEvent(new AvailabilityChangeEvent<>(this, ReadinessState.REFUSING_TRAFFIC));
         assertThat(readiness.health().getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
     }
+
+    @Test
+    void readinessAlsoWaitsForAnotherGateSuchAsTheWarmUp() {
+        ViewsLoaded views = new ViewsLoaded(null, () -> Map.of("t", "g"), Clock.systemUTC());
+        ApplicationAvailabilityBean availability = new ApplicationAvailabilityBean();
+        availability.onApplicationEvent(new AvailabilityChangeEvent<>(this, ReadinessState.ACCEPTING_TRAFFIC));
+        java.util.concurrent.atomic.AtomicBoolean warmedUp = new java.util.concurrent.atomic.AtomicBoolean();
+        var readiness = views.readiness(availability, warmedUp::get);
+
+        views.markLoaded(Duration.ofMillis(10));
+        assertThat(readiness.health().getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
+
+        warmedUp.set(true);
+        assertThat(readiness.health().getStatus()).isEqualTo(Status.UP);
+    }
 }
