@@ -10,7 +10,7 @@ import dev.zerolayer.contracts.telemetry.NodeRegistration;
 import dev.zerolayer.contracts.telemetry.NodeState;
 import dev.zerolayer.contracts.telemetry.UpstreamProtocol;
 import dev.zerolayer.contracts.topics.Topics;
-import dev.zerolayer.kafka.embedded.SharedKafka;
+import dev.zerolayer.kafka.embedded.KraftBroker;
 import dev.zerolayer.platform.testing.KafkaTestClient;
 import dev.zerolayer.platform.testing.RunningService;
 import dev.zerolayer.platform.view.CompactedView;
@@ -21,13 +21,14 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 
@@ -36,8 +37,11 @@ import tools.jackson.databind.ObjectMapper;
  * with each node served by the stand-in, is answered 2xx, readiness waits for it, and nothing of it reaches the router's own state, meters or the decision topic; the
  * warm-up paths are gone afterwards.
  */
-@ExtendWith(SharedKafka.class)
 class WarmUpIT {
+
+    /** A broker of its own: the nodes this test publishes must not reach other tests' routers. */
+    @TempDir
+    Path dir;
 
     private static final int REQUESTS = 4_000;
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -45,12 +49,12 @@ class WarmUpIT {
     @Test
     @SuppressWarnings("unchecked")
     void warmsUpEveryClientApiBeforeReadinessAndLeavesNoTrace() throws Exception {
-        String servers = SharedKafka.broker().bootstrapServers();
         // Given a router told to warm up with a number of requests, not limited by time
-        try (RunningService service = RunningService.start(RouterApplication.class, servers,
+        try (KraftBroker broker = KraftBroker.create(dir.resolve("kafka")).start();
+             RunningService service = RunningService.start(RouterApplication.class, broker.bootstrapServers(),
                 "zerolayer.router.warm-up.enabled=true", "zerolayer.router.warm-up.requests=" + REQUESTS,
                 "zerolayer.router.warm-up.max-duration=5m");
-             KafkaTestClient kafka = new KafkaTestClient(servers)) {
+             KafkaTestClient kafka = new KafkaTestClient(broker.bootstrapServers())) {
             // And a healthy node of this test's in every cluster of the built-in policy (at an address nothing
             // serves), published as it starts (the warm-up mirrors the router's fleet again every 1,000 requests)
             List<String> ours = new ArrayList<>();
