@@ -2,7 +2,6 @@ package dev.zerolayer.router.warmup;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -22,7 +21,6 @@ final class StandInNode implements AutoCloseable {
     private static final int DELTAS = 8;
 
     private final DisposableServer server;
-    private final AtomicLong answered = new AtomicLong();
 
     private StandInNode(DisposableServer server) {
         this.server = server;
@@ -30,25 +28,16 @@ final class StandInNode implements AutoCloseable {
 
     /** Listens on 127.0.0.1, on a port of the system's choosing. */
     static StandInNode start() {
-        StandInNode[] self = new StandInNode[1];
-        DisposableServer server = HttpServer.create().host("127.0.0.1").port(0)
-                .handle((request, response) -> self[0].answer(request, response)).bindNow();
-        self[0] = new StandInNode(server);
-        return self[0];
+        return new StandInNode(HttpServer.create().host("127.0.0.1").port(0).handle(StandInNode::answer).bindNow());
     }
 
     String baseUrl() {
         return "http://127.0.0.1:" + server.port();
     }
 
-    long answered() {
-        return answered.get();
-    }
-
-    private Mono<Void> answer(HttpServerRequest request, HttpServerResponse response) {
+    private static Mono<Void> answer(HttpServerRequest request, HttpServerResponse response) {
         String path = request.fullPath();
         return request.receive().aggregate().asString().defaultIfEmpty("").flatMap(body -> {
-            answered.incrementAndGet();
             boolean stream = STREAM.matcher(body).find();
             Kind kind = path.endsWith("/chat/completions") ? Kind.CHAT
                     : path.endsWith("/completions") ? Kind.COMPLETION : Kind.MESSAGES;
