@@ -152,7 +152,8 @@ public final class LocalStack {
         if (balanced()) {
             ServiceSpec balancer = balancer();
             children.add(supervisor.start(balancer, RouterBalancer.command(RouterBalancer.binary().orElseThrow(),
-                    options.dataDir().resolve("balancer"), options.routerPort(), routerReplicaPorts())));
+                    options.dataDir().resolve("balancer"), options.routerPort(), routerReplicaPorts(),
+                    options.slowStart())));
             shown.add(0, balancer);
         }
         new ReadinessWaiter(new HealthProbe(), READY_TIMEOUT).awaitAllUp(children);

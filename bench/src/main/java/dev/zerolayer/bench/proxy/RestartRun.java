@@ -25,6 +25,13 @@ import org.HdrHistogram.Histogram;
  * entry of {@code --restarts} ({@code on}: with the router's warm-up, {@code off}: without), the router is killed
  * (SIGKILL), started again and, as soon as its readiness answers 200, loaded at the same rate for {@code --after}
  * seconds: the p99 added in that first minute against the steady one, and the time to ready.
+ * {@code --router-java} runs every router on another JDK's {@code java}, {@code --router-jar} runs another jar (an
+ * extracted one), {@code --restart-jvm} adds JVM options to the restarted routers only (a recording, an AOT cache).
+ * With {@code --balanced} it measures a router that rejoins its peers instead: the stack's two routers behind its
+ * HAProxy ({@code ./zerolayer up --replicas 2 --slow-start S}, {@code --slow-start} passed on, the production
+ * warm-up of 50,000 requests), the load through the balancer throughout; each of {@code --kills} (default 2) kills one
+ * router in turn, which the launcher starts again: the p99 added from the kill until it is ready, and over the
+ * {@code --after} seconds after.
  *
  * <pre>
  * java -cp bench/target/benchmarks.jar dev.zerolayer.bench.proxy.RestartRun --root . --rate 1000 \
@@ -32,6 +39,9 @@ import org.HdrHistogram.Histogram;
  * </pre>
  */
 public final class RestartRun {
+
+    /** The simulator's first node, called directly for the percentiles the router's are compared with. */
+    private static final String DIRECT = "http://127.0.0.1:18100/v1/messages";
 
     private RestartRun() {
     }
@@ -45,7 +55,7 @@ public final class RestartRun {
     }
 
     public static void main(String[] args) throws Exception {
-        RunArguments arguments = RunArguments.parse(args, Set.of());
+        RunArguments arguments = RunArguments.parse(args, Set.of("balanced"));
         Map<String, String> options = arguments.options();
         Path root = Path.of(options.getOrDefault("root", ".")).toAbsolutePath();
         int routerPort = Integer.parseInt(options.getOrDefault("router-port", "18480"));
@@ -63,15 +73,27 @@ public final class RestartRun {
                     default -> throw new IllegalArgumentException("--restarts takes on and off, not " + r);
                 }).toList();
         Path out = options.containsKey("out") ? Path.of(options.get("out")) : null;
+        String java = options.getOrDefault("router-java",
+                Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        Path jar = root.resolve(options.getOrDefault("router-jar", "router-service/target/router-service.jar"));
+        List<String> restartJvm = options.containsKey("restart-jvm")
+                ? List.of(options.get("restart-jvm").trim().split("\\s+")) : List.of();
         String router = "http://127.0.0.1:" + routerPort;
+        if (arguments.has("balanced")) {
+            balanced(args, root, routerPort, kafkaPort, rate, window, steady, after, prewarm, prewarmRate,
+                    Integer.parseInt(options.getOrDefault("kills", "2")),
+                    Integer.parseInt(options.getOrDefault("slow-start", "60")), out);
+            return;
+        }
 
         OpenLoopLoad load = new OpenLoopLoad(512);
         try (StackProcess stack = StackProcess.start(root, routerPort, kafkaPort,
                 "router-service,cache-service,complexity-service,fallback-service,console-service",
                 Map.of("SPRING_APPLICATION_JSON", "{\"zerolayer\":{\"simulator\":{\"latency\":false}}}"))) {
             OpenLoopLoad.Target routerTarget = ProxyOverheadRun.targetFor("zerolayer", router + "/v1/messages");
-            OpenLoopLoad.Target directTarget = ProxyOverheadRun.targetFor("direct", "http://127.0.0.1:18100/v1/messages");
-            PeerProcess process = startRouter(root, routerPort, stack.kafka(), true);
+            OpenLoopLoad.Target directTarget = ProxyOverheadRun.targetFor("direct", DIRECT);
+            PeerProcess process = startRouter(java, List.of(), jar, root, routerPort, stack.kafka(),
+                    true);
             try {
                 awaitReady(process, routerPort);
                 // Given a router warmed by long traffic, and the direct call's own percentiles
@@ -95,7 +117,7 @@ public final class RestartRun {
                 for (boolean warmUp : restarts) {
                     process.kill();
                     long killed = System.nanoTime();
-                    process = startRouter(root, routerPort, stack.kafka(), warmUp);
+                    process = startRouter(java, restartJvm, jar, root, routerPort, stack.kafka(), warmUp);
                     awaitReady(process, routerPort);
                     double ready = (System.nanoTime() - killed) / 1e9;
                     System.err.printf(Locale.ROOT, "restart: warm-up %s, ready %.1f s after the kill%n",
@@ -118,12 +140,126 @@ public final class RestartRun {
         }
     }
 
-    /** The router jar on this run's port and broker, with the stack's JVM options and the warm-up on or off. */
-    private static PeerProcess startRouter(Path root, int port, String kafka, boolean warmUp) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString()));
+    /** One kill of a balanced router: which, when it was ready again, and the windows before and after. */
+    private record Rejoin(int replica, double readySeconds, List<Window> rejoining, List<Window> afterReady) {
+    }
+
+    /** The {@code --balanced} run: two routers behind the stack's HAProxy, one killed and restarted at a time. */
+    private static void balanced(String[] args, Path root, int port, int kafkaPort, int rate, Duration window,
+            Duration steady, Duration after, Duration prewarm, int prewarmRate, int kills, int slowStart, Path out)
+            throws Exception {
+        OpenLoopLoad load = new OpenLoopLoad(512);
+        try (StackProcess stack = StackProcess.start(root, port, kafkaPort,
+                "cache-service,complexity-service,fallback-service,console-service",
+                Map.of("SPRING_APPLICATION_JSON", "{\"zerolayer\":{\"simulator\":{\"latency\":false}}}",
+                        "ZEROLAYER_ROUTER_WARMUP_REQUESTS", "50000"),
+                List.of("--replicas", "2", "--slow-start", String.valueOf(slowStart)))) {
+            OpenLoopLoad.Target routerTarget = ProxyOverheadRun.targetFor("zerolayer", stack.router() + "/v1/messages");
+            OpenLoopLoad.Target directTarget = ProxyOverheadRun.targetFor("direct", DIRECT);
+            // Given both routers warmed by long traffic through the balancer, and the direct call's percentiles
+            for (boolean streaming : List.of(false, true)) {
+                load.run(ProxyOverheadRun.withStreaming(directTarget, streaming), prewarmRate, Duration.ofSeconds(10));
+                load.run(ProxyOverheadRun.withStreaming(routerTarget, streaming), prewarmRate, prewarm.dividedBy(2));
+            }
+            List<Window> directs = new ArrayList<>();
+            for (boolean streaming : List.of(false, true)) {
+                load.run(ProxyOverheadRun.withStreaming(directTarget, streaming), rate, Duration.ofSeconds(5));
+                directs.add(new Window("direct", load.run(ProxyOverheadRun.withStreaming(directTarget, streaming),
+                        rate, steady.dividedBy(2))));
+            }
+            load.run(routerTarget, rate, Duration.ofSeconds(5)); // the rate's own warm-up, not measured
+            List<Window> steadyWindows = windows(load, routerTarget, rate, window, steady, "steady");
+
+            // When one router is killed and the launcher starts it again, the load going on through the balancer
+            List<Rejoin> done = new ArrayList<>();
+            for (int k = 0; k < kills; k++) {
+                int replica = 1 + k % 2;
+                int replicaPort = 18090 + replica - 1;
+                ProcessHandle process = ProcessHandle.allProcesses().filter(p -> p.info().commandLine()
+                        .map(c -> c.contains("--zerolayer.replica-id=router-service-" + replica))
+                        .orElse(false)).findFirst().orElseThrow(() -> new IllegalStateException("no router "
+                                + replica));
+                long killed = System.nanoTime();
+                process.destroyForcibly();
+                process.onExit().get();
+                // short windows until it is ready again (so the part after begins within one of them)
+                List<Window> rejoining = new ArrayList<>();
+                int i = 0;
+                while (!ready(replicaPort) || System.nanoTime() - killed < Duration.ofSeconds(5).toNanos()) {
+                    rejoining.add(new Window("rejoining", load.run(ProxyOverheadRun.withStreaming(routerTarget,
+                            i++ % 2 == 1), rate, Duration.ofSeconds(2))));
+                    if (System.nanoTime() - killed > Duration.ofMinutes(4).toNanos()) {
+                        throw new IllegalStateException("router " + replica + " not ready 4 min after the kill");
+                    }
+                }
+                double ready = (System.nanoTime() - killed) / 1e9;
+                System.err.printf(Locale.ROOT, "restart: router %d ready %.1f s after the kill%n", replica, ready);
+                done.add(new Rejoin(replica, ready, rejoining, windows(load, routerTarget, rate, window, after,
+                        "after ready")));
+            }
+            String md = balancedReport(args, rate, window, after, slowStart, directs, steadyWindows, done);
+            System.out.println(md);
+            if (out != null) {
+                Files.createDirectories(out.toAbsolutePath().getParent());
+                Files.writeString(out, md);
+            }
+        }
+    }
+
+    private static boolean ready(int port) {
+        try {
+            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                    + "/actuator/health/readiness")).timeout(Duration.ofSeconds(1)).build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        } catch (IOException notYet) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static String balancedReport(String[] args, int rate, Duration window, Duration after, int slowStart,
+            List<Window> directs, List<Window> steady, List<Rejoin> rejoins) {
+        StringBuilder md = new StringBuilder();
+        md.append(String.format(Locale.ROOT, "Generated by `RestartRun %s` on %s; the routers' JVM options `%s`.%n%n",
+                String.join(" ", args), Machine.describe(), StackProcess.childJvmOptions()));
+        md.append(String.format(Locale.ROOT, "Two routers behind the stack's HAProxy (slow start %d s), open load "
+                + "at %d req/s through it. Steady: both routers after the pre-warm. Each kill: SIGKILL of one router, "
+                + "which the launcher starts again (warm-up 50,000 requests); rejoining = from the kill until its "
+                + "readiness answers 200 (2 s windows), after ready = the %d s after (%d s windows). Added = through "
+                + "the balancer minus the direct call to the node at the same percentile, pooled per part and "
+                + "mode.%n%n",
+                slowStart, rate, after.toSeconds(), window.toSeconds()));
+        md.append("| part | ready after kill s | mode | requests | failed | p50 ms | p99 ms | p99.9 ms | max ms | "
+                + "**p99 added ms** |\n|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (boolean streaming : List.of(false, true)) {
+            Histogram direct = directs.get(streaming ? 1 : 0).result().latencyMicros();
+            md.append(row("direct", "–", streaming, List.of(directs.get(streaming ? 1 : 0)), null));
+            md.append(row("steady", "–", streaming, steady, direct));
+            for (Rejoin r : rejoins) {
+                String ready = String.format(Locale.ROOT, "%.1f", r.readySeconds());
+                md.append(row("router " + r.replica() + " rejoining", ready, streaming, r.rejoining(), direct));
+                md.append(row("router " + r.replica() + " after ready", ready, streaming, r.afterReady(), direct));
+            }
+        }
+        md.append("\nPer window after ready (p99 ms; whole and streamed alternate):\n\n");
+        for (Rejoin r : rejoins) {
+            md.append("- router ").append(r.replica()).append(": ");
+            md.append(String.join(", ", r.afterReady().stream().map(w -> String.format(Locale.ROOT, "%.1f%s",
+                    ProxyReport.ms(w.result().latencyMicros(), 99), w.result().streaming() ? " (s)" : "")).toList()));
+            md.append('\n');
+        }
+        return md.toString();
+    }
+
+    /** The router jar on this run's port and broker, with the stack's JVM options, {@code extra}, and the warm-up. */
+    private static PeerProcess startRouter(String java, List<String> extra, Path jar, Path root, int port,
+            String kafka, boolean warmUp) throws IOException {
+        List<String> command = new ArrayList<>(List.of(java));
         command.addAll(List.of(StackProcess.childJvmOptions().split("\\s+")));
-        command.addAll(List.of("-jar", root.resolve("router-service/target/router-service.jar").toString(),
+        command.addAll(extra);
+        command.addAll(List.of("-jar", jar.toString(),
                 "--server.port=" + port, "--zerolayer.router.warm-up.enabled=" + warmUp,
                 "--zerolayer.router.requests-per-second=1000000"));
         Path log = Files.createTempFile("zerolayer-restart-router", ".log");

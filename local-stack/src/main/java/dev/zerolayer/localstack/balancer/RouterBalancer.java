@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -13,7 +14,8 @@ import java.util.Optional;
  * died would leave dead), a request a dead replica refuses or closes without a byte of answer is sent to another, and a
  * replica whose readiness check fails three times (1 s apart, 3 s each) gets none until it passes again, unless every
  * check fails at once: then every replica is tried unchecked rather than a request refused; a client's keep-alive
- * connection outlives any replica, and streams pass through unbuffered. One thread.
+ * connection outlives any replica, and streams pass through unbuffered; a replica that comes back up (a restart) gets
+ * its share of the requests gradually over the slow start, while its JIT finishes what its warm-up began. One thread.
  */
 public final class RouterBalancer {
 
@@ -36,8 +38,11 @@ public final class RouterBalancer {
         return Optional.empty();
     }
 
-    /** The configuration: the router port in front of the replicas' ports. */
-    public static String config(int port, List<Integer> replicas) {
+    /**
+     * The configuration: the router port in front of the replicas' ports; a replica back up after being down ramps
+     * from a small share to its full one over {@code slowStart} (HAProxy's {@code slowstart}; zero: at once).
+     */
+    public static String config(int port, List<Integer> replicas, Duration slowStart) {
         StringBuilder config = new StringBuilder("""
                 global
                   nbthread 1
@@ -60,8 +65,8 @@ public final class RouterBalancer {
                   option httpchk GET /actuator/health/readiness
                   http-check expect status 200
                   timeout check 3s
-                  default-server inter 1s fall 3 rise 1
-                """.formatted(port));
+                  default-server inter 1s fall 3 rise 1%s
+                """.formatted(port, slowStart.isZero() ? "" : " slowstart " + slowStart.toMillis() + "ms"));
         for (int i = 0; i < replicas.size(); i++) {
             config.append("  server router-").append(i + 1).append(" 127.0.0.1:").append(replicas.get(i))
                     .append(" check\n");
@@ -76,11 +81,12 @@ public final class RouterBalancer {
     }
 
     /** Writes the configuration under {@code dir} and returns the command running HAProxy on it in the foreground. */
-    public static List<String> command(Path binary, Path dir, int port, List<Integer> replicas) {
+    public static List<String> command(Path binary, Path dir, int port, List<Integer> replicas,
+            Duration slowStart) {
         try {
             Files.createDirectories(dir);
             Path file = dir.resolve("haproxy.cfg");
-            Files.writeString(file, config(port, replicas));
+            Files.writeString(file, config(port, replicas, slowStart));
             return List.of(binary.toString(), "-db", "-f", file.toString());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the balancer's configuration", e);

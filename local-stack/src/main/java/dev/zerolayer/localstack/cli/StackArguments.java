@@ -2,6 +2,7 @@ package dev.zerolayer.localstack.cli;
 
 import dev.zerolayer.localstack.process.StackServices;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -13,10 +14,11 @@ public final class StackArguments {
     public static final int DEFAULT_ROUTER_PORT = 8080;
     public static final int DEFAULT_KAFKA_PORT = 19092;
     public static final Path DEFAULT_DATA_DIR = Path.of(".zerolayer", "data");
+    public static final Duration DEFAULT_SLOW_START = Duration.ofSeconds(60);
 
     public static final String USAGE = """
             usage: LocalStack [--fresh] [--port N] [--data-dir DIR] [--kafka-port N] [--skip SERVICES] [--root DIR]
-                              [--tokenizer DIR|URL] [--replicas N]
+                              [--tokenizer DIR|URL] [--replicas N] [--slow-start SECONDS]
               --fresh          wipe the data directory first (only one this launcher created)
               --port N         router-service HTTP port (default 8080)
               --data-dir DIR   broker data and service logs (default <root>/.zerolayer/data)
@@ -29,6 +31,8 @@ public final class StackArguments {
               --replicas N     run N (1-3) of router, telemetry, complexity, cache and fallback: the routers on 18090..
                                behind HAProxy (Debian package haproxy) on the router port, replica k of the others on
                                its port + 100 (k-1); the simulator and the console run once
+              --slow-start SECONDS  with --replicas, a router back up after a restart gets its full share of the
+                               requests gradually over this long (default 60; 0: at once)
               --help           print this help
             Fixed ports: telemetry 18081, complexity 18082, cache 18083, fallback 18084, simulator 18085, console 18086.
             Exit codes: 0 stopped, 1 a service or the broker failed, 2 a port is in use or a topic has the wrong
@@ -47,6 +51,7 @@ public final class StackArguments {
         String root = null;
         String tokenizer = null;
         int replicas = 1;
+        Duration slowStart = DEFAULT_SLOW_START;
         Set<String> skip = new LinkedHashSet<>();
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
@@ -66,6 +71,7 @@ public final class StackArguments {
                 case "--skip" -> skip.addAll(modules(name, inline != null ? inline : value(args, ++i, name)));
                 case "--root" -> root = nonBlank(name, inline != null ? inline : value(args, ++i, name));
                 case "--replicas" -> replicas = replicas(name, inline != null ? inline : value(args, ++i, name));
+                case "--slow-start" -> slowStart = seconds(name, inline != null ? inline : value(args, ++i, name));
                 case "--tokenizer" -> tokenizer = nonBlank(name, inline != null ? inline : value(args, ++i, name));
                 default -> throw new UsageException("unknown option " + arg);
             }
@@ -75,7 +81,8 @@ public final class StackArguments {
                 .toAbsolutePath().normalize();
         String tokenizerLocation = tokenizer == null || tokenizer.matches("(?i)(https?|file):.*") ? tokenizer
                 : cwd.resolve(tokenizer).toAbsolutePath().normalize().toString();
-        return new StackOptions(fresh, port, dataPath, kafkaPort, rootPath, skip, help, tokenizerLocation, replicas);
+        return new StackOptions(fresh, port, dataPath, kafkaPort, rootPath, skip, help, tokenizerLocation, replicas,
+                slowStart);
     }
 
     private static boolean flag(String name, String inline) {
@@ -118,6 +125,18 @@ public final class StackArguments {
         }
         throw new UsageException(name + " must be between 1 and " + StackServices.MAX_REPLICAS + ", got '" + value
                 + "'");
+    }
+
+    private static Duration seconds(String name, String value) {
+        try {
+            int seconds = Integer.parseInt(value.trim());
+            if (seconds >= 0 && seconds <= 3600) {
+                return Duration.ofSeconds(seconds);
+            }
+        } catch (NumberFormatException notANumber) {
+            // reported below
+        }
+        throw new UsageException(name + " must be a number of seconds between 0 and 3600, got '" + value + "'");
     }
 
     private static int port(String name, String value, int max) {

@@ -1,6 +1,7 @@
 package dev.zerolayer.localstack.cli;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Set;
 
 /**
@@ -16,9 +17,10 @@ import java.util.Set;
  * @param help       only print the usage
  * @param tokenizer  tokenizer files the simulator's vLLM-playing nodes serve (null: no such nodes)
  * @param replicas   how many of each replicated service to run (routers behind HAProxy on {@code routerPort})
+ * @param slowStart  over how long a router replica back up gets its full share of requests (HAProxy's slow start)
  */
 public record StackOptions(boolean fresh, int routerPort, Path dataDir, int kafkaPort, Path root, Set<String> skip,
-        boolean help, String tokenizer, int replicas) {
+        boolean help, String tokenizer, int replicas, Duration slowStart) {
 
     public StackOptions {
         skip = Set.copyOf(skip);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -26,13 +27,14 @@ class StackArgumentsTest {
         assertThat(options.kafkaDir()).isEqualTo(Path.of("/repo/.zerolayer/data/kafka"));
         assertThat(options.logsDir()).isEqualTo(Path.of("/repo/.zerolayer/data/logs"));
         assertThat(options.replicas()).isEqualTo(1);
+        assertThat(options.slowStart()).isEqualTo(Duration.ofSeconds(60));
     }
 
     @Test
     void readsEveryOptionInBothForms() {
         StackOptions options = StackArguments.parse(List.of("--fresh", "--port", "9090", "--kafka-port=29092",
                 "--data-dir", "/tmp/zl", "--root=/src/zerolayer", "--skip", "router-service,cache-service",
-                "--skip=node-simulator", "--replicas", "2"), CWD);
+                "--skip=node-simulator", "--replicas", "2", "--slow-start", "30"), CWD);
 
         assertThat(options.fresh()).isTrue();
         assertThat(options.routerPort()).isEqualTo(9090);
@@ -43,6 +45,8 @@ class StackArgumentsTest {
         assertThat(options.skip()).containsExactlyInAnyOrder("router-service", "cache-service", "node-simulator");
         assertThat(options.replicas()).isEqualTo(2);
         assertThat(StackArguments.parse(List.of("--replicas=3"), CWD).replicas()).isEqualTo(3);
+        assertThat(options.slowStart()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(StackArguments.parse(List.of("--slow-start=0"), CWD).slowStart()).isZero();
     }
 
     @Test
@@ -89,6 +93,9 @@ class StackArgumentsTest {
                 .isInstanceOf(UsageException.class).hasMessage("--replicas must be between 1 and 3, got '4'");
         assertThatThrownBy(() -> StackArguments.parse(List.of("--replicas=two"), CWD))
                 .isInstanceOf(UsageException.class).hasMessageContaining("'two'");
+        assertThatThrownBy(() -> StackArguments.parse(List.of("--slow-start", "-5"), CWD))
+                .isInstanceOf(UsageException.class)
+                .hasMessage("--slow-start must be a number of seconds between 0 and 3600, got '-5'");
         assertThatThrownBy(() -> StackArguments.parse(List.of("--fresh=yes"), CWD))
                 .isInstanceOf(UsageException.class).hasMessage("--fresh takes no value");
     }
