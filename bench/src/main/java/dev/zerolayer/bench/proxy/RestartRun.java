@@ -97,20 +97,9 @@ public final class RestartRun {
             try {
                 awaitReady(process, routerPort);
                 // Given a router warmed by long traffic, and the direct call's own percentiles
-                for (boolean streaming : List.of(false, true)) {
-                    load.run(ProxyOverheadRun.withStreaming(directTarget, streaming), prewarmRate,
-                            Duration.ofSeconds(10));
-                    load.run(ProxyOverheadRun.withStreaming(routerTarget, streaming), prewarmRate,
-                            prewarm.dividedBy(2));
-                }
                 List<Window> directs = new ArrayList<>();
-                for (boolean streaming : List.of(false, true)) {
-                    load.run(ProxyOverheadRun.withStreaming(directTarget, streaming), rate, Duration.ofSeconds(5));
-                    directs.add(new Window("direct", load.run(ProxyOverheadRun.withStreaming(directTarget, streaming),
-                            rate, steady.dividedBy(2))));
-                }
-                load.run(routerTarget, rate, Duration.ofSeconds(5)); // the rate's own warm-up, not measured
-                List<Window> steadyWindows = windows(load, routerTarget, rate, window, steady, "steady");
+                List<Window> steadyWindows = steadyState(load, routerTarget, directTarget, prewarmRate, prewarm, rate,
+                        window, steady, directs);
 
                 // When it is killed and started again, with or without its warm-up, and loaded once ready
                 List<Restart> done = new ArrayList<>();
@@ -157,18 +146,9 @@ public final class RestartRun {
             OpenLoopLoad.Target routerTarget = ProxyOverheadRun.targetFor("zerolayer", stack.router() + "/v1/messages");
             OpenLoopLoad.Target directTarget = ProxyOverheadRun.targetFor("direct", DIRECT);
             // Given both routers warmed by long traffic through the balancer, and the direct call's percentiles
-            for (boolean streaming : List.of(false, true)) {
-                load.run(ProxyOverheadRun.withStreaming(directTarget, streaming), prewarmRate, Duration.ofSeconds(10));
-                load.run(ProxyOverheadRun.withStreaming(routerTarget, streaming), prewarmRate, prewarm.dividedBy(2));
-            }
             List<Window> directs = new ArrayList<>();
-            for (boolean streaming : List.of(false, true)) {
-                load.run(ProxyOverheadRun.withStreaming(directTarget, streaming), rate, Duration.ofSeconds(5));
-                directs.add(new Window("direct", load.run(ProxyOverheadRun.withStreaming(directTarget, streaming),
-                        rate, steady.dividedBy(2))));
-            }
-            load.run(routerTarget, rate, Duration.ofSeconds(5)); // the rate's own warm-up, not measured
-            List<Window> steadyWindows = windows(load, routerTarget, rate, window, steady, "steady");
+            List<Window> steadyWindows = steadyState(load, routerTarget, directTarget, prewarmRate, prewarm, rate,
+                    window, steady, directs);
 
             // When one router is killed and the launcher starts it again, the load going on through the balancer
             List<Rejoin> done = new ArrayList<>();
@@ -204,6 +184,26 @@ public final class RestartRun {
                 Files.writeString(out, md);
             }
         }
+    }
+
+    /**
+     * The pre-warm (whole and streamed, at {@code prewarmRate}), the direct call's windows at {@code rate} (added to
+     * {@code directs}, whole then streamed) and the router's steady windows, which it returns.
+     */
+    private static List<Window> steadyState(OpenLoopLoad load, OpenLoopLoad.Target router, OpenLoopLoad.Target direct,
+            int prewarmRate, Duration prewarm, int rate, Duration window, Duration steady, List<Window> directs)
+            throws InterruptedException {
+        for (boolean streaming : List.of(false, true)) {
+            load.run(ProxyOverheadRun.withStreaming(direct, streaming), prewarmRate, Duration.ofSeconds(10));
+            load.run(ProxyOverheadRun.withStreaming(router, streaming), prewarmRate, prewarm.dividedBy(2));
+        }
+        for (boolean streaming : List.of(false, true)) {
+            load.run(ProxyOverheadRun.withStreaming(direct, streaming), rate, Duration.ofSeconds(5));
+            directs.add(new Window("direct", load.run(ProxyOverheadRun.withStreaming(direct, streaming), rate,
+                    steady.dividedBy(2))));
+        }
+        load.run(router, rate, Duration.ofSeconds(5)); // the rate's own warm-up, not measured
+        return windows(load, router, rate, window, steady, "steady");
     }
 
     private static boolean ready(int port) {
