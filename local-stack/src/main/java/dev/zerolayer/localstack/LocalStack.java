@@ -45,7 +45,8 @@ public final class LocalStack {
     public static final int EXIT_FAILED = 1;
     public static final int EXIT_CONFLICT = 2;
     public static final int EXIT_USAGE = 64;
-    static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
+    /** Twelve JVMs of --replicas 2 with two router warm-ups on two cores took up to 3 min in CI: 5 min to be ready. */
+    static final Duration READY_TIMEOUT = Duration.ofSeconds(300);
     /** How many synthetic requests each router's warm-up sends ({@code zerolayer.router.warm-up.requests}). */
     static final String ROUTER_WARM_UP_REQUESTS = "ZEROLAYER_ROUTER_WARMUP_REQUESTS";
     private static final Duration CTRL_C_GRACE = Duration.ofSeconds(2);

@@ -106,7 +106,7 @@ public final class StackProcess implements AutoCloseable {
         reader.setDaemon(true);
         reader.start();
         try {
-            if (!ready.get(300, TimeUnit.SECONDS)) {
+            if (!ready.get(360, TimeUnit.SECONDS)) {
                 throw new IllegalStateException("the stack exited before READY (exit " + process.waitFor() + ")");
             }
         } catch (ExecutionException | TimeoutException e) {
