@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -42,6 +43,8 @@ public final class RestartRun {
 
     /** The simulator's first node, called directly for the percentiles the router's are compared with. */
     private static final String DIRECT = "http://127.0.0.1:18100/v1/messages";
+    /** The run's own calls to a router (readiness, health); one client for all of them. */
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     private RestartRun() {
     }
@@ -208,7 +211,7 @@ public final class RestartRun {
 
     private static boolean ready(int port) {
         try {
-            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+            return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
                     + "/actuator/health/readiness")).timeout(Duration.ofSeconds(1)).build(),
                     HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
         } catch (IOException notYet) {
@@ -231,24 +234,17 @@ public final class RestartRun {
                 + "the balancer minus the direct call to the node at the same percentile, pooled per part and "
                 + "mode.%n%n",
                 slowStart, rate, after.toSeconds(), window.toSeconds()));
-        md.append("| part | ready after kill s | mode | requests | failed | p50 ms | p99 ms | p99.9 ms | max ms | "
-                + "**p99 added ms** |\n|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
-        for (boolean streaming : List.of(false, true)) {
-            Histogram direct = directs.get(streaming ? 1 : 0).result().latencyMicros();
-            md.append(row("direct", "–", streaming, List.of(directs.get(streaming ? 1 : 0)), null));
-            md.append(row("steady", "–", streaming, steady, direct));
+        table(md, directs, steady, (streaming, direct) -> {
             for (Rejoin r : rejoins) {
                 String ready = String.format(Locale.ROOT, "%.1f", r.readySeconds());
                 md.append(row("router " + r.replica() + " rejoining", ready, streaming, r.rejoining(), direct));
                 md.append(row("router " + r.replica() + " after ready", ready, streaming, r.afterReady(), direct));
             }
-        }
+        });
         md.append("\nPer window after ready (p99 ms; whole and streamed alternate):\n\n");
         for (Rejoin r : rejoins) {
             md.append("- router ").append(r.replica()).append(": ");
-            md.append(String.join(", ", r.afterReady().stream().map(w -> String.format(Locale.ROOT, "%.1f%s",
-                    ProxyReport.ms(w.result().latencyMicros(), 99), w.result().streaming() ? " (s)" : "")).toList()));
-            md.append('\n');
+            md.append(p99s(r.afterReady())).append('\n');
         }
         return md.toString();
     }
@@ -274,7 +270,7 @@ public final class RestartRun {
     /** The router's warm-up health component as JSON (how long it took, how many calls). */
     private static String warmUpHealth(int port) {
         try {
-            String body = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+            String body = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
                     + "/actuator/health")).timeout(Duration.ofSeconds(5)).build(),
                     HttpResponse.BodyHandlers.ofString()).body();
             int at = body.indexOf("\"warmUp\"");
@@ -311,25 +307,41 @@ public final class RestartRun {
                 + "from the moment its readiness answers 200 for %d s. Added = router minus the direct call to the "
                 + "node at the same percentile, pooled over the part's windows of that mode.%n%n", rate,
                 window.toSeconds(), after.toSeconds()));
-        md.append("| part | ready after kill s | mode | requests | failed | p50 ms | p99 ms | p99.9 ms | max ms | "
-                + "**p99 added ms** |\n|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
-        for (boolean streaming : List.of(false, true)) {
-            Histogram direct = directs.get(streaming ? 1 : 0).result().latencyMicros();
-            md.append(row("direct", "–", streaming, List.of(directs.get(streaming ? 1 : 0)), null));
-            md.append(row("steady", "–", streaming, steady, direct));
+        table(md, directs, steady, (streaming, direct) -> {
             for (Restart r : restarts) {
                 md.append(row(r.windows().get(0).part(), String.format(Locale.ROOT, "%.1f", r.readySeconds()),
                         streaming, r.windows(), direct));
             }
-        }
+        });
         md.append("\nPer window after each restart (p99 ms; whole and streamed alternate):\n\n");
         for (Restart r : restarts) {
             md.append("- warm-up ").append(r.warmUp() ? "on" : "off").append(": ");
-            md.append(String.join(", ", r.windows().stream().map(w -> String.format(Locale.ROOT, "%.1f%s",
-                    ProxyReport.ms(w.result().latencyMicros(), 99), w.result().streaming() ? " (s)" : "")).toList()));
-            md.append("; warm-up health ").append(r.warmUpHealth()).append('\n');
+            md.append(p99s(r.windows())).append("; warm-up health ").append(r.warmUpHealth()).append('\n');
         }
         return md.toString();
+    }
+
+    /**
+     * The table's head, then per mode (whole, streamed) the direct and steady rows and what {@code parts} appends,
+     * given the mode and the direct call's latencies.
+     */
+    private static void table(StringBuilder md, List<Window> directs, List<Window> steady,
+            BiConsumer<Boolean, Histogram> parts) {
+        md.append("| part | ready after kill s | mode | requests | failed | p50 ms | p99 ms | p99.9 ms | max ms | "
+                + "**p99 added ms** |\n|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (boolean streaming : List.of(false, true)) {
+            Window directWindow = directs.get(streaming ? 1 : 0);
+            Histogram direct = directWindow.result().latencyMicros();
+            md.append(row("direct", "–", streaming, List.of(directWindow), null));
+            md.append(row("steady", "–", streaming, steady, direct));
+            parts.accept(streaming, direct);
+        }
+    }
+
+    /** Each window's p99 in ms, streamed ones marked {@code (s)}. */
+    private static String p99s(List<Window> windows) {
+        return String.join(", ", windows.stream().map(w -> String.format(Locale.ROOT, "%.1f%s",
+                ProxyReport.ms(w.result().latencyMicros(), 99), w.result().streaming() ? " (s)" : "")).toList());
     }
 
     private static String row(String part, String ready, boolean streaming, List<Window> windows, Histogram direct) {
