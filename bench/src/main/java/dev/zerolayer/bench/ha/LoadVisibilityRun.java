@@ -49,8 +49,15 @@ public final class LoadVisibilityRun {
             String sender = "http://127.0.0.1:18090";
             String other = "http://127.0.0.1:18091";
             for (int burst = 1; burst <= bursts; burst++) {
-                Map<String, Double> before = loads(other);
-                Map<String, Double> senderBefore = loads(sender);
+                Map<String, String> otherLeftOut = new java.util.TreeMap<>();
+                Map<String, String> senderLeftOut = new java.util.TreeMap<>();
+                Map<String, Double> before = loads(other, otherLeftOut);
+                Map<String, Double> senderBefore = loads(sender, senderLeftOut);
+                if (!otherLeftOut.isEmpty() || !senderLeftOut.isEmpty()) {
+                    // a node left out before the burst has no load term to compare: say why, so a miss is explained
+                    System.out.printf(Locale.ROOT, "burst %d: haiku nodes not weighed before it: router 1 %s, "
+                            + "router 2 %s%n", burst, senderLeftOut, otherLeftOut);
+                }
                 long start = System.nanoTime();
                 List<CompletableFuture<HttpResponse<Void>>> inFlight = new ArrayList<>();
                 for (int i = 0; i < concurrency; i++) {
@@ -62,13 +69,17 @@ public final class LoadVisibilityRun {
                                     + "\"content\":\"write a long story, number " + burst + "-" + i + "\"}]}"))
                             .build(), HttpResponse.BodyHandlers.discarding()));
                 }
-                double[] seen = firstDrops(List.of(other, sender), List.of(before, senderBefore), drop, start);
+                double[] largest = new double[2];
+                double[] seen = firstDrops(List.of(other, sender), List.of(before, senderBefore), drop, start,
+                        largest);
                 double other1 = seen[0];
                 double sender1 = seen[1];
                 seenByOther.add(other1);
                 seenBySender.add(sender1);
                 System.out.printf(Locale.ROOT, "burst %d: %d requests through router 1; router 1 saw the load after "
-                        + "%.0f ms, router 2 after %.0f ms%n", burst, concurrency, sender1, other1);
+                        + "%.0f ms, router 2 after %.0f ms (largest drop of a node's load term: router 1 %.3f, "
+                        + "router 2 %.3f; router 2's terms before: %s)%n", burst, concurrency, sender1, other1,
+                        largest[1], largest[0], before);
                 CompletableFuture.allOf(inFlight.toArray(CompletableFuture[]::new)).join();
                 Thread.sleep(5000); // the nodes' load falls back before the next burst (a measurement window)
             }
@@ -81,10 +92,11 @@ public final class LoadVisibilityRun {
 
     /**
      * Polls each router's explain in turn (every 20 ms) until each shows a haiku node's load term fallen by
-     * {@code drop} from its value before; for each, ms since start (NaN: not within 30 s).
+     * {@code drop} from its value before; for each, ms since start (NaN: not within 30 s), and in {@code largest} the
+     * largest fall seen meanwhile.
      */
     private static double[] firstDrops(List<String> routers, List<Map<String, Double>> before, double drop,
-            long start) throws InterruptedException {
+            long start, double[] largest) throws InterruptedException {
         double[] seen = new double[routers.size()];
         java.util.Arrays.fill(seen, Double.NaN);
         long deadline = start + Duration.ofSeconds(30).toNanos();
@@ -95,6 +107,9 @@ public final class LoadVisibilityRun {
                 }
                 for (Map.Entry<String, Double> entry : loads(routers.get(r)).entrySet()) {
                     Double was = before.get(r).get(entry.getKey());
+                    if (was != null) {
+                        largest[r] = Math.max(largest[r], was - entry.getValue());
+                    }
                     if (was != null && was - entry.getValue() >= drop) {
                         seen[r] = (System.nanoTime() - start) / 1e6;
                         break;
@@ -108,6 +123,11 @@ public final class LoadVisibilityRun {
 
     /** The {@code load} term (1 - effective load) of every eligible haiku node as the router scores it now. */
     private static Map<String, Double> loads(String router) {
+        return loads(router, null);
+    }
+
+    /** As {@link #loads(String)}; haiku nodes left out of the weighing go to {@code excluded} with the reason. */
+    private static Map<String, Double> loads(String router, Map<String, String> excluded) {
         Map<String, Double> loads = new HashMap<>();
         try {
             HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(router + "/v1/route/explain"))
@@ -120,6 +140,9 @@ public final class LoadVisibilityRun {
                     JsonNode load = candidate.path("terms").path("load");
                     if (candidate.path("tier").asString("").equals("haiku") && load.isNumber()) {
                         loads.put(candidate.path("node").asString(""), load.asDouble());
+                    } else if (candidate.path("tier").asString("").equals("haiku") && excluded != null) {
+                        excluded.put(candidate.path("node").asString(""),
+                                candidate.path("excluded_because").asString("?"));
                     }
                 }
             }

@@ -68,7 +68,9 @@ public class TelemetryConfiguration {
     @Bean
     HealthTracker healthTracker(HealthPublisher publisher, Clock clock, TelemetryProperties properties,
             MeterRegistry meters, CompactedView<FallbackPolicy> fallbackPolicy, NodeOwnership ownership) {
-        HealthTracker tracker = new HealthTracker(publisher, clock, properties.heartbeat(), meters, ownership::writer);
+        HealthTracker tracker = new HealthTracker(publisher, clock, properties.heartbeat(),
+                new HealthTracker.LoadChange(properties.loadChange(), properties.loadChangeInterval()), meters,
+                ownership::writer);
         fallbackPolicy.onUpdate(tracker::applyPolicy);
         return tracker;
     }

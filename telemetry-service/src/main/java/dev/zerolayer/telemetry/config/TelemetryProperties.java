@@ -1,5 +1,7 @@
 package dev.zerolayer.telemetry.config;
 
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.NotEmpty;
 import java.time.Duration;
 import java.util.List;
@@ -12,6 +14,9 @@ import org.springframework.validation.annotation.Validated;
  *
  * @param tick                   how often staleness, probes and heartbeats are checked
  * @param heartbeat              a node's health record is republished at least this often (and at once on change)
+ * @param loadChange             a node's record also goes out before its heartbeat once its load (requests running
+ *                               over capacity) moved by this much (0 turns it off)
+ * @param loadChangeInterval     the least time between two records of one node sent for their load alone
  * @param maxSampleSkew          samples stamped further than this from now are rejected
  * @param allowedUpstreamSchemes schemes a registered upstream URL may use
  * @param allowedUpstreamHosts   hosts a registered upstream URL may name ({@code *} allows any)
@@ -24,6 +29,8 @@ import org.springframework.validation.annotation.Validated;
 public record TelemetryProperties(
         @DefaultValue("100ms") Duration tick,
         @DefaultValue("2s") Duration heartbeat,
+        @DefaultValue("0.2") @DecimalMin("0.0") @DecimalMax("1.0") double loadChange,
+        @DefaultValue("500ms") Duration loadChangeInterval,
         @DefaultValue("60s") Duration maxSampleSkew,
         @DefaultValue({"http", "https"}) @NotEmpty List<String> allowedUpstreamSchemes,
         @DefaultValue({"127.0.0.1", "localhost"}) @NotEmpty List<String> allowedUpstreamHosts,

@@ -35,7 +35,8 @@ import java.util.function.Supplier;
 
 /**
  * Runs the health machine of every node this replica owns and publishes its record on {@code telemetry.node-health.v1}
- * at once when its state, diagnosis, predicted ready time or cluster spike flag change, and otherwise every heartbeat;
+ * at once when its state, diagnosis, predicted ready time or cluster spike flag change, when its load moved by a
+ * {@link LoadChange} step (at most once per its interval), and otherwise every heartbeat;
  * a released node is never published again; cluster load counts other replicas' nodes from their records; thresholds
  * come from the latest fallback policy.
  */
@@ -47,6 +48,7 @@ public class HealthTracker {
     private final HealthPublisher publisher;
     private final Clock clock;
     private final Duration heartbeat;
+    private final LoadChange loadChange;
     private final Counter samples;
     private final Map<String, NodeEntry> nodes = new ConcurrentHashMap<>();
     private final Map<String, Set<NodeEntry>> byCluster = new ConcurrentHashMap<>();
@@ -69,10 +71,17 @@ public class HealthTracker {
     /** @param writer the stamp of this replica's records (null: records go out unstamped) */
     public HealthTracker(HealthPublisher publisher, Clock clock, Duration heartbeat, MeterRegistry meters,
             Supplier<Writer> writer) {
+        this(publisher, clock, heartbeat, LoadChange.OFF, meters, writer);
+    }
+
+    /** @param loadChange how far a node's load must move to be published before its heartbeat, and how often */
+    public HealthTracker(HealthPublisher publisher, Clock clock, Duration heartbeat, LoadChange loadChange,
+            MeterRegistry meters, Supplier<Writer> writer) {
         this.publisher = publisher;
         this.writer = writer;
         this.clock = clock;
         this.heartbeat = heartbeat;
+        this.loadChange = loadChange;
         this.samples = Counter.builder("zerolayer.telemetry.samples").description("Samples applied to node health")
                 .register(meters);
         for (NodeState state : NodeState.values()) {
@@ -351,8 +360,36 @@ public class HealthTracker {
     }
 
     /**
+     * A load change worth publishing before the heartbeat: the node's load (requests running over capacity) moved by at
+     * least {@code step} from the last record, which went out at least {@code minInterval} ago; so other routers see
+     * a burst one router sent within a sample and a hop rather than a heartbeat, and a node's records stay bounded.
+     *
+     * @param step        the move in load that counts (0 turns it off)
+     * @param minInterval the least time between two records of one node sent for their load alone
+     */
+    public record LoadChange(double step, Duration minInterval) {
+
+        /** Load moves wait for the heartbeat. */
+        public static final LoadChange OFF = new LoadChange(0, Duration.ZERO);
+
+        public LoadChange {
+            if (!(step >= 0 && step <= 1)) {
+                throw new IllegalArgumentException("load change step must be within [0,1], was " + step);
+            }
+            if (minInterval == null || minInterval.isNegative()) {
+                throw new IllegalArgumentException("load change interval must not be negative");
+            }
+        }
+
+        boolean due(double published, double now, Duration sincePublished) {
+            return step > 0 && Math.abs(now - published) >= step && sincePublished.compareTo(minInterval) >= 0;
+        }
+    }
+
+    /**
      * Publishes when forced, when what a router acts on changed (state, diagnosis, spike flag, predicted ready time,
-     * registration), or when the heartbeat is due; the record is built only then, so a sample costs O(1).
+     * registration), when the load moved by a {@link LoadChange} step, or when the heartbeat is due; the record is
+     * built only then, so a sample costs O(1).
      */
     private void publishIfDue(NodeEntry entry, boolean force) {
         synchronized (entry) {
@@ -368,7 +405,9 @@ public class HealthTracker {
                     || last.clusterLoadSpike() != spiking.getOrDefault(entry.registration.cluster(), false)
                     || !Objects.equals(last.predictedReadyAt(), entry.machine.predictedReadyAt().orElse(null))
                     || !last.registration().equals(entry.registration);
-            if (force || changed || heartbeatDue) {
+            boolean loadMoved = last != null && entry.lastPublishedAt != null
+                    && loadChange.due(last.load(), load(entry), Duration.between(entry.lastPublishedAt, now));
+            if (force || changed || heartbeatDue || loadMoved) {
                 NodeHealth next = record(entry);
                 if (publisher.publish(next)) {
                     entry.lastPublished = next;
@@ -382,8 +421,7 @@ public class HealthTracker {
         Instant now = clock.instant();
         NodeHealthMachine machine = entry.machine;
         Optional<TelemetrySample> sample = machine.lastSample();
-        int capacity = entry.registration.capacity();
-        double load = sample.map(s -> (double) s.requestsRunning() / capacity).orElse(0.0);
+        double load = load(entry);
         long age = sample.map(s -> Math.max(0, Duration.between(s.occurredAt(), now).toMillis())).orElse(0L);
         return new NodeHealth(EventChecks.newEventId(), now, NodeHealth.SCHEMA_VERSION, entry.registration.nodeId(),
                 entry.registration, machine.state(), machine.score(), machine.reasons(),
@@ -392,6 +430,12 @@ public class HealthTracker {
                 sample.map(TelemetrySample::kvCacheUsage).orElse(0.0), machine.predictedReadyAt().orElse(null),
                 machine.warmups().durationsMs(), age, spiking.getOrDefault(entry.registration.cluster(), false),
                 policyVersion, writer.get());
+    }
+
+    /** A node's load as its record states it: requests running over its capacity (0 before its first sample). */
+    private static double load(NodeEntry entry) {
+        int capacity = entry.registration.capacity();
+        return entry.machine.lastSample().map(s -> (double) s.requestsRunning() / capacity).orElse(0.0);
     }
 
     /** One node's registration, machine, diagnosis and what was last published of it. */

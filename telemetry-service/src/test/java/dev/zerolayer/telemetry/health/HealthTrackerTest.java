@@ -72,6 +72,62 @@ class HealthTrackerTest {
     }
 
     @Test
+    void aLoadMoveOfAStepGoesOutBeforeTheHeartbeatAtMostOncePerInterval() {
+        // Given a node of capacity 10 whose load moves are published from a step of 0.2, at most every 500 ms (the
+        // load falls here: in a one-node cluster a rise also flags a cluster spike, which is published on its own)
+        MutableClock wall = new MutableClock(T0);
+        HealthTracker tracker = new HealthTracker(published, wall, Duration.ofSeconds(2),
+                new HealthTracker.LoadChange(0.2, Duration.ofMillis(500)), new SimpleMeterRegistry(), () -> null);
+        tracker.register(NodeRegistration.of("n1", "sonnet", "c", null, "http://127.0.0.1:1",
+                UpstreamProtocol.ANTHROPIC, "m", 10, "p"));
+        running(tracker, wall, 0, 9);
+        int settled = published.records.size();
+        assertThat(published.records.get(settled - 1).load()).isEqualTo(0.9);
+        // When the load moves by less than a step: nothing before the heartbeat
+        running(tracker, wall, 100, 8);
+        assertThat(published.records).hasSize(settled);
+        // When it moves by 0.5 sooner than 500 ms after the last record: held back
+        running(tracker, wall, 100, 4);
+        assertThat(published.records).hasSize(settled);
+        // Then it goes out with the first sample once the interval has passed, long before the 2 s heartbeat
+        running(tracker, wall, 300, 4);
+        assertThat(published.records).hasSize(settled + 1);
+        assertThat(published.records.get(settled).load()).isEqualTo(0.4);
+        assertThat(published.records.get(settled).clusterLoadSpike()).isFalse();
+        // and the next step counts from what was published
+        running(tracker, wall, 500, 3);
+        assertThat(published.records).hasSize(settled + 1);
+        running(tracker, wall, 100, 2);
+        assertThat(published.records).hasSize(settled + 2);
+        assertThat(published.records.get(settled + 1).load()).isEqualTo(0.2);
+    }
+
+    @Test
+    void withoutALoadStepLoadMovesWaitForTheHeartbeat() {
+        MutableClock wall = new MutableClock(T0);
+        HealthTracker tracker = new HealthTracker(published, wall, Duration.ofSeconds(2), HealthTracker.LoadChange.OFF,
+                new SimpleMeterRegistry(), () -> null);
+        tracker.register(NodeRegistration.of("n1", "sonnet", "c", null, "http://127.0.0.1:1",
+                UpstreamProtocol.ANTHROPIC, "m", 10, "p"));
+        running(tracker, wall, 0, 9);
+        int settled = published.records.size();
+        running(tracker, wall, 600, 2);
+        running(tracker, wall, 600, 1);
+        assertThat(published.records).hasSize(settled);
+        running(tracker, wall, 900, 1);
+        assertThat(published.records).hasSize(settled + 1);
+        assertThat(published.records.get(settled).load()).isEqualTo(0.1);
+    }
+
+    /** A sample of n1 with {@code requests} running, {@code afterMs} after the previous one (the wall clock too). */
+    private static void running(HealthTracker tracker, MutableClock wall, long afterMs, int requests) {
+        wall.advance(Duration.ofMillis(afterMs));
+        Instant at = wall.instant();
+        tracker.onSample(new TelemetrySample(UUID.randomUUID().toString(), at, 1, "n1", 0.4, 1e9, 1e9, 0.1, 20_000,
+                20_000, 0.05, requests, 0, 0.2, false, 0), at, 0);
+    }
+
+    @Test
     void onlyStreamedRequestsFeedThePassiveDiagnosis() {
         tracker.register(NodeRegistration.of("n1", "sonnet", "c", null, "http://127.0.0.1:1",
                 UpstreamProtocol.ANTHROPIC, "m", 8, "p"));
