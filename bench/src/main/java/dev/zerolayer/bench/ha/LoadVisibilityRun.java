@@ -22,7 +22,9 @@ import tools.jackson.databind.JsonNode;
  * of long streaming haiku requests is sent through router 1 only, while router 2's {@code /v1/route/explain} is polled
  * every 20 ms; the time from the burst's start until router 2's {@code load} term of a haiku node falls by at least
  * {@code drop} below its value before the burst (that node's effective load rose), and the same for router 1 itself
- * (its own in-flight count, at once) for reference; {@code bursts} rounds, each after the last has drained.
+ * (its own in-flight count, at once) for reference; {@code bursts} rounds, each after the last has drained. Each
+ * burst also prints the haiku nodes a router did not weigh before it (with the reason: such a node has no value to
+ * fall from) and the largest fall each router showed.
  *
  * <p>Usage: {@code LoadVisibilityRun <root> [bursts=5] [concurrency=12] [drop=0.15]}.
  */
