@@ -109,10 +109,11 @@ public final class LoadVisibilityRun {
                 }
                 for (Map.Entry<String, Double> entry : loads(routers.get(r)).entrySet()) {
                     Double was = before.get(r).get(entry.getKey());
-                    if (was != null) {
-                        largest[r] = Math.max(largest[r], was - entry.getValue());
+                    if (was == null) {
+                        continue;
                     }
-                    if (was != null && was - entry.getValue() >= drop) {
+                    largest[r] = Math.max(largest[r], was - entry.getValue());
+                    if (was - entry.getValue() >= drop) {
                         seen[r] = (System.nanoTime() - start) / 1e6;
                         break;
                     }
@@ -139,12 +140,15 @@ public final class LoadVisibilityRun {
                     HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() == 200) {
                 for (JsonNode candidate : EventCodec.mapper().readTree(response.body()).path("candidates")) {
+                    if (!candidate.path("tier").asString("").equals("haiku")) {
+                        continue;
+                    }
                     JsonNode load = candidate.path("terms").path("load");
-                    if (candidate.path("tier").asString("").equals("haiku") && load.isNumber()) {
-                        loads.put(candidate.path("node").asString(""), load.asDouble());
-                    } else if (candidate.path("tier").asString("").equals("haiku") && excluded != null) {
-                        excluded.put(candidate.path("node").asString(""),
-                                candidate.path("excluded_because").asString("?"));
+                    String node = candidate.path("node").asString("");
+                    if (load.isNumber()) {
+                        loads.put(node, load.asDouble());
+                    } else if (excluded != null) {
+                        excluded.put(node, candidate.path("excluded_because").asString("?"));
                     }
                 }
             }

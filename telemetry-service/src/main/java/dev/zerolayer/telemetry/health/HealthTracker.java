@@ -65,16 +65,13 @@ public class HealthTracker {
     private volatile long policyVersion;
 
     public HealthTracker(HealthPublisher publisher, Clock clock, Duration heartbeat, MeterRegistry meters) {
-        this(publisher, clock, heartbeat, meters, () -> null);
+        this(publisher, clock, heartbeat, LoadChange.OFF, meters, () -> null);
     }
 
-    /** @param writer the stamp of this replica's records (null: records go out unstamped) */
-    public HealthTracker(HealthPublisher publisher, Clock clock, Duration heartbeat, MeterRegistry meters,
-            Supplier<Writer> writer) {
-        this(publisher, clock, heartbeat, LoadChange.OFF, meters, writer);
-    }
-
-    /** @param loadChange how far a node's load must move to be published before its heartbeat, and how often */
+    /**
+     * @param loadChange how far a node's load must move to be published before its heartbeat, and how often
+     * @param writer     the stamp of this replica's records (null: records go out unstamped)
+     */
     public HealthTracker(HealthPublisher publisher, Clock clock, Duration heartbeat, LoadChange loadChange,
             MeterRegistry meters, Supplier<Writer> writer) {
         this.publisher = publisher;
@@ -405,7 +402,7 @@ public class HealthTracker {
                     || last.clusterLoadSpike() != spiking.getOrDefault(entry.registration.cluster(), false)
                     || !Objects.equals(last.predictedReadyAt(), entry.machine.predictedReadyAt().orElse(null))
                     || !last.registration().equals(entry.registration);
-            boolean loadMoved = last != null && entry.lastPublishedAt != null
+            boolean loadMoved = last != null // lastPublished and lastPublishedAt are set together
                     && loadChange.due(last.load(), load(entry), Duration.between(entry.lastPublishedAt, now));
             if (force || changed || heartbeatDue || loadMoved) {
                 NodeHealth next = record(entry);

@@ -229,7 +229,7 @@ class HealthTrackerTest {
     void aReleasedNodeIsNeverPublishedAgainAndEveryRecordNamesItsWriter() {
         Writer writer = new Writer("replica-a", 4);
         HealthTracker owned = new HealthTracker(published, Clock.fixed(T0, ZoneOffset.UTC), Duration.ZERO,
-                new SimpleMeterRegistry(), () -> writer);
+                HealthTracker.LoadChange.OFF, new SimpleMeterRegistry(), () -> writer);
         owned.register(NodeRegistration.of("n1", "sonnet", "c", null, "http://127.0.0.1:1",
                 UpstreamProtocol.ANTHROPIC, "m", 8, "p"));
         owned.onSample(sample(0, 0.4));
