@@ -434,6 +434,7 @@ public final class ChaosRun {
             props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
             props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
             props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+            props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"); // what the services read as state
             thread = new Thread(() -> {
                 try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
                         new ByteArrayDeserializer())) {

@@ -25,9 +25,12 @@ import java.util.Map;
  * How long the services with one writer (fallback-service: policy and alerts; complexity-service: models) go without
  * one when the leading replica is killed with SIGKILL: two replicas of each against the local stack's broker, the
  * leader killed, the survivor sent a write every 50 ms until one succeeds (writes refused meanwhile counted; when its
- * term began read from its own log), the killed one started again; {@code kills} rounds per service.
+ * term began read from its own log), the killed one started again; {@code kills} rounds per service. With
+ * {@code --pause} the leader is stopped with SIGSTOP instead, kept stopped until the survivor took a write, sent a write
+ * of its own while stopped (the bytes wait in its socket), and resumed: that write must be refused (fenced by the
+ * broker, or refused once it saw its term end) and never be read from the topic.
  *
- * <p>Usage: {@code TakeoverRun <root> [kills]}, after {@code ./mvnw -q install -DskipTests}.
+ * <p>Usage: {@code TakeoverRun <root> [kills] [--pause]}, after {@code ./mvnw -q install -DskipTests}.
  */
 public final class TakeoverRun {
 
@@ -60,6 +63,7 @@ public final class TakeoverRun {
     public static void main(String[] args) throws Exception {
         Path root = Path.of(args.length > 0 ? args[0] : ".").toAbsolutePath();
         int kills = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+        boolean pause = List.of(args).contains("--pause");
         String skip = "router-service,telemetry-service,complexity-service,cache-service,fallback-service,"
                 + "node-simulator,console-service";
         Path work = Files.createTempDirectory("zerolayer-takeover");
@@ -70,19 +74,23 @@ public final class TakeoverRun {
                     "ZEROLAYER_ADMIN_TOKEN", StackProcess.ADMIN_TOKEN);
             for (Service service : List.of(new Service("fallback-service", 18884, "/v1/policy"),
                     new Service("complexity-service", 18882, "/v1/complexity/model"))) {
-                run(root, work, env, service, kills);
+                run(root, work, env, service, kills, pause, stack.kafka());
             }
         }
     }
 
-    private static void run(Path root, Path work, Map<String, String> env, Service service, int kills)
-            throws Exception {
+    private static void run(Path root, Path work, Map<String, String> env, Service service, int kills, boolean pause,
+            String kafka) throws Exception {
         PeerProcess[] replicas = new PeerProcess[2];
         for (int i = 0; i < 2; i++) {
             replicas[i] = start(root, work, env, service, i);
         }
         try {
             for (int round = 1; round <= kills; round++) {
+                if (pause) {
+                    pauseRound(service, replicas, round, kafka);
+                    continue;
+                }
                 int leader = awaitOneLeader(service);
                 int survivor = 1 - leader;
                 long killed = System.nanoTime();
@@ -124,6 +132,104 @@ public final class TakeoverRun {
             for (PeerProcess replica : replicas) {
                 replica.close();
             }
+        }
+    }
+
+    /** One SIGSTOP round: the paused leader's write, queued while it is stopped, must not be applied or read. */
+    private static void pauseRound(Service service, PeerProcess[] replicas, int round, String kafka)
+            throws Exception {
+        int leader = awaitOneLeader(service);
+        int survivor = 1 - leader;
+        signal("STOP", replicas[leader].pid());
+        long stopped = System.nanoTime();
+        int refused = 0;
+        int attempt = 0;
+        while (write(service, survivor, round * 100 + attempt++) != 200) {
+            if (System.nanoTime() - stopped > LIMIT.toNanos()) {
+                signal("CONT", replicas[leader].pid());
+                throw new IllegalStateException(service.module() + ": no writer " + LIMIT + " after the pause");
+            }
+            refused++;
+            Thread.sleep(50); // polling the survivor
+        }
+        long survivorWrites = System.nanoTime() - stopped;
+        long token = 900_000 + round;
+        String marker = marker(service, token);
+        byte[] body = body(service, survivor, token);
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", service.port(leader))) {
+            // the paused replica's kernel accepts the connection and holds the request until the process resumes
+            socket.getOutputStream().write(("PUT " + service.write() + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    + "Authorization: " + ADMIN + "\r\nContent-Type: application/json\r\n"
+                    + (service.module().startsWith("fallback") ? "If-Match: *\r\n" : "")
+                    + "Content-Length: " + body.length + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().write(body);
+            socket.getOutputStream().flush();
+            signal("CONT", replicas[leader].pid());
+            socket.setSoTimeout(30_000);
+            String status = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines()
+                    .findFirst().orElse("(no answer)");
+            String topic = service.module().startsWith("fallback") ? "fallback.policy.v1" : "complexity.model.v1";
+            System.out.printf(Locale.ROOT, "%s pause %d (SIGSTOP %s-%d for %d ms): survivor's first write accepted "
+                    + "after %d ms (%d refused); the paused leader's queued write answered '%s'; its transactions "
+                    + "fenced %s; records of it on %s: %d read (read_committed), %d in the log%n", service.module(),
+                    round, service.module(), leader, (System.nanoTime() - stopped) / 1_000_000,
+                    survivorWrites / 1_000_000, refused, status, fencedCount(service, leader), topic,
+                    countRecords(kafka, topic, marker, "read_committed"),
+                    countRecords(kafka, topic, marker, "read_uncommitted"));
+        }
+        awaitOneLeader(service);
+    }
+
+    private static void signal(String signal, long pid) throws IOException, InterruptedException {
+        int exit = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start().waitFor();
+        if (exit != 0) {
+            throw new IllegalStateException("kill -" + signal + " " + pid + " exited " + exit);
+        }
+    }
+
+    /** {@code zerolayer_leader_transactions_total{outcome="fenced"}} of the replica, as its metrics show it. */
+    private static String fencedCount(Service service, int replica) {
+        try {
+            String body = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.port(replica)
+                    + "/actuator/prometheus")).timeout(Duration.ofSeconds(5)).GET().build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            return body.lines().filter(l -> l.startsWith("zerolayer_leader_transactions_total{")
+                    && l.contains("outcome=\"fenced\"")).map(l -> l.substring(l.lastIndexOf(' ') + 1)).findFirst()
+                    .orElse("0");
+        } catch (IOException e) {
+            return "unknown";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown";
+        }
+    }
+
+    /** Records of the topic whose value holds {@code marker}, read from the beginning at the isolation level. */
+    private static int countRecords(String kafka, String topic, String marker, String isolation) {
+        Map<String, Object> config = Map.of("bootstrap.servers", kafka, "isolation.level", isolation,
+                "enable.auto.commit", "false");
+        try (org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]> consumer =
+                new org.apache.kafka.clients.consumer.KafkaConsumer<>(config,
+                        new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                        new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+            List<org.apache.kafka.common.TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(p -> new org.apache.kafka.common.TopicPartition(topic, p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<org.apache.kafka.common.TopicPartition, Long> end = consumer.endOffsets(partitions);
+            int found = 0;
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))
+                    && System.nanoTime() < deadline) {
+                for (var record : consumer.poll(Duration.ofMillis(200))) {
+                    if (record.value() != null
+                            && new String(record.value(), StandardCharsets.UTF_8).contains(marker)) {
+                        found++;
+                    }
+                }
+            }
+            return found;
         }
     }
 
@@ -172,20 +278,9 @@ public final class TakeoverRun {
     private static int write(Service service, int replica, int n) {
         String base = "http://127.0.0.1:" + service.port(replica);
         try {
-            byte[] body;
-            if (service.module().startsWith("fallback")) {
-                HttpResponse<String> active = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/v1/policy"))
-                        .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.ofString());
-                if (active.statusCode() != 200) {
-                    return active.statusCode();
-                }
-                body = active.body().replaceFirst("\"minDecisions\":\\d+", "\"minDecisions\":" + (1000 + n))
-                        .getBytes(StandardCharsets.UTF_8);
-            } else {
-                ObjectNode model = (ObjectNode) EventCodec.mapper().readTree(EventCodec.encode(
-                        ComplexityModels.lexical()));
-                model.put("modelVersion", "takeover-" + System.nanoTime() + "-" + n);
-                body = EventCodec.mapper().writeValueAsBytes(model);
+            byte[] body = body(service, replica, 1000 + n);
+            if (body == null) {
+                return 503;
             }
             HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + service.write()))
                     .timeout(Duration.ofSeconds(10)).header("Authorization", ADMIN)
@@ -200,6 +295,32 @@ public final class TakeoverRun {
             Thread.currentThread().interrupt();
             return 0;
         }
+    }
+
+    /**
+     * A write's body, told apart by {@code token} (digits): the replica's active policy with the alerts' minimum
+     * decision count set to it, or the lexical model with it in its version; null when the replica has no policy.
+     */
+    private static byte[] body(Service service, int replica, long token) throws IOException, InterruptedException {
+        if (service.module().startsWith("fallback")) {
+            HttpResponse<String> active = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                    + service.port(replica) + "/v1/policy")).timeout(Duration.ofSeconds(5)).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (active.statusCode() != 200) {
+                return null;
+            }
+            return active.body().replaceFirst("\"minDecisions\":\\d+", "\"minDecisions\":" + token)
+                    .getBytes(StandardCharsets.UTF_8);
+        }
+        ObjectNode model = (ObjectNode) EventCodec.mapper().readTree(EventCodec.encode(ComplexityModels.lexical()));
+        model.put("modelVersion", "takeover-" + token);
+        return EventCodec.mapper().writeValueAsBytes(model);
+    }
+
+    /** What a record written from {@link #body} with {@code token} holds, as the services encode it. */
+    private static String marker(Service service, long token) {
+        return service.module().startsWith("fallback") ? "\"minDecisions\":" + token
+                : "\"modelVersion\":\"takeover-" + token + "\"";
     }
 
     private static String cpuModel() {

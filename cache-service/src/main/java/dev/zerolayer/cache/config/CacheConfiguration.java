@@ -25,6 +25,7 @@ import dev.zerolayer.platform.events.DeadLetters;
 import dev.zerolayer.platform.events.EventPublisher;
 import dev.zerolayer.platform.events.EventReader;
 import dev.zerolayer.platform.leader.Leadership;
+import dev.zerolayer.platform.leader.TermWriter;
 import dev.zerolayer.platform.replica.ReplicaId;
 import dev.zerolayer.platform.topics.TopicGuard;
 import dev.zerolayer.platform.view.CompactedView;
@@ -86,9 +87,18 @@ public class CacheConfiguration {
         return new HitRatioWindow(clock, properties.hitWindow());
     }
 
+    /**
+     * The leader's transactional writer of the index, the sessions and prewarm commands, opened at the start of each
+     * term before the takeover read: a former leader paused past its term is fenced by the broker.
+     */
     @Bean
-    Outbox outbox(EventPublisher events, StreamBridge bridge, TopicGuard guard, MeterRegistry meters) {
-        return new KafkaOutbox(events, bridge, guard, meters);
+    TermWriter termWriter(ZeroLayerProperties platform, TopicGuard guard, MeterRegistry meters) {
+        return TermWriter.of(platform.service(), guard, meters);
+    }
+
+    @Bean
+    Outbox outbox(TermWriter termWriter) {
+        return new KafkaOutbox(termWriter);
     }
 
     @Bean
@@ -108,8 +118,8 @@ public class CacheConfiguration {
 
     @Bean
     CacheTakeover cacheTakeover(CachePublisher publisher, VllmKvBridge bridge, RestoreGate gate, TopicGuard guard,
-            Leadership leadership) {
-        return new CacheTakeover(publisher, bridge, gate, guard, leadership);
+            Leadership leadership, TermWriter termWriter) {
+        return new CacheTakeover(publisher, bridge, gate, guard, leadership, termWriter);
     }
 
     @Bean

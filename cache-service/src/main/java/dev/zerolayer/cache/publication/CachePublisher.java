@@ -7,6 +7,7 @@ import dev.zerolayer.contracts.cache.PrewarmCommand;
 import dev.zerolayer.contracts.cache.SessionEntry;
 import dev.zerolayer.contracts.event.EventChecks;
 import dev.zerolayer.contracts.event.Writer;
+import dev.zerolayer.contracts.topics.Topics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -27,18 +28,14 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Publishes the cache's state on a fixed cadence, coalesced: each tick sends every index block whose holders changed
- * since the last tick once (its holders now, or a tombstone when nobody holds it), at most {@code maxPerTick} of them,
- * then the changed and forgotten sessions, then queued prewarm commands; what could not be sent stays queued for the
- * next tick. Among replicas only the one that leads writes (each record stamped with it and its term); the others
+ * Publishes the cache's state on a fixed cadence, coalesced, one round at a time sent all or none: each tick sends
+ * every index block whose holders changed since the last tick once (its holders now, or a tombstone when nobody holds
+ * it), at most {@code maxPerTick} of them, then the changed and forgotten sessions, then queued prewarm commands; a
+ * round that could not be sent stays queued for the next tick. Among replicas only the one that leads writes (each record stamped with it and its term); the others
  * forget their changes each tick and take no prewarm, and a replica that begins to lead first reconciles with what the
  * topics hold. Stops after the consumers and before the producers, sending what is left.
  */
 public class CachePublisher implements SmartLifecycle {
-
-    public static final String INDEX_BINDING = "kvIndex-out-0";
-    public static final String SESSIONS_BINDING = "sessions-out-0";
-    public static final String PREWARM_BINDING = "prewarm-out-0";
 
     private static final Logger log = LoggerFactory.getLogger(CachePublisher.class);
 
@@ -138,7 +135,7 @@ public class CachePublisher implements SmartLifecycle {
         }
     }
 
-    /** One publication round; returns how many records went out. */
+    /** One publication round, sent as one unit (all or none); returns how many records went out. */
     public synchronized int tick() {
         if (!restored.getAsBoolean()) {
             return 0;
@@ -148,80 +145,49 @@ public class CachePublisher implements SmartLifecycle {
             sessions.discardChanges();
             return 0;
         }
-        int sent = publishIndex();
-        sent += publishSessions();
-        sent += publishPrewarms();
-        return sent;
-    }
-
-    private int publishIndex() {
+        Instant now = clock.instant();
+        Writer stamp = writer;
         long[] before = new long[maxPerTick];
         List<BlockIndex.Change> changes = index.drainChanges(maxPerTick, before);
-        Instant now = clock.instant();
-        int sent = 0;
-        Writer stamp = writer;
-        for (int i = 0; i < changes.size(); i++) {
-            BlockIndex.Change change = changes.get(i);
-            boolean ok = writing && (change.nodes().isEmpty()
-                    ? outbox.tombstone(INDEX_BINDING, Long.toUnsignedString(change.blockHash()))
-                    : outbox.publish(INDEX_BINDING, new KvIndexEntry(EventChecks.newEventId(), now,
-                            KvIndexEntry.SCHEMA_VERSION, change.blockHash(), null, change.nodes(), stamp)));
-            if (!ok) {
-                for (int j = i; j < changes.size(); j++) {
-                    index.requeue(changes.get(j).blockHash(), before[j]);
-                }
-                break;
-            }
-            (change.nodes().isEmpty() ? tombstones : indexUpdates).increment();
-            sent++;
+        SessionTracker.Drained drained = sessions.drain(now);
+        List<PrewarmCommand> commands;
+        synchronized (prewarms) {
+            commands = List.copyOf(prewarms);
         }
-        return sent;
-    }
-
-    private int publishSessions() {
-        SessionTracker.Drained drained = sessions.drain(clock.instant());
-        int sent = 0;
-        List<String> failed = new ArrayList<>();
-        Writer stamp = writer;
-        for (SessionEntry entry : drained.entries()) {
-            if (failed.isEmpty() && writing && outbox.publish(SESSIONS_BINDING, entry.withWriter(stamp))) {
-                sent++;
+        List<Outbox.Outgoing> round = new ArrayList<>(changes.size() + drained.entries().size()
+                + drained.tombstones().size() + commands.size());
+        int entries = 0;
+        for (BlockIndex.Change change : changes) {
+            if (change.nodes().isEmpty()) {
+                round.add(Outbox.Outgoing.tombstone(Topics.CACHE_KV_INDEX, Long.toUnsignedString(change.blockHash())));
             } else {
-                failed.add(entry.sessionHash());
+                round.add(Outbox.Outgoing.of(Topics.CACHE_KV_INDEX, new KvIndexEntry(EventChecks.newEventId(), now,
+                        KvIndexEntry.SCHEMA_VERSION, change.blockHash(), null, change.nodes(), stamp)));
+                entries++;
             }
         }
-        List<String> failedTombstones = new ArrayList<>();
-        for (String hash : drained.tombstones()) {
-            if (failedTombstones.isEmpty() && writing && outbox.tombstone(SESSIONS_BINDING, hash)) {
-                sent++;
-            } else {
-                failedTombstones.add(hash);
-            }
+        drained.entries().forEach(entry -> round.add(Outbox.Outgoing.of(Topics.CACHE_SESSIONS,
+                entry.withWriter(stamp))));
+        drained.tombstones().forEach(hash -> round.add(Outbox.Outgoing.tombstone(Topics.CACHE_SESSIONS, hash)));
+        commands.forEach(command -> round.add(Outbox.Outgoing.of(Topics.CACHE_PREWARM, command)));
+        if (round.isEmpty()) {
+            return 0;
         }
-        if (!failed.isEmpty() || !failedTombstones.isEmpty()) {
-            sessions.requeue(failed, failedTombstones);
+        if (!writing || !outbox.send(round)) {
+            for (int j = 0; j < changes.size(); j++) {
+                index.requeue(changes.get(j).blockHash(), before[j]);
+            }
+            sessions.requeue(drained.entries().stream().map(SessionEntry::sessionHash).toList(),
+                    drained.tombstones());
+            return 0;
         }
-        return sent;
-    }
-
-    private int publishPrewarms() {
-        int sent = 0;
-        while (true) {
-            PrewarmCommand next;
-            synchronized (prewarms) {
-                next = prewarms.peekFirst();
-            }
-            if (next == null || !writing || !outbox.publish(PREWARM_BINDING, next)) {
-                return sent;
-            }
-            synchronized (prewarms) {
-                if (prewarms.peekFirst() == next) {
-                    prewarms.pollFirst();
-                }
-            }
-            prewarmsSent.increment();
-            sent++;
+        synchronized (prewarms) {
+            commands.forEach(prewarms::removeFirstOccurrence); // sent; the ones queued meanwhile stay
         }
+        indexUpdates.increment(entries);
+        tombstones.increment(changes.size() - entries);
+        prewarmsSent.increment(commands.size());
+        return round.size();
     }
 
     private void tickQuietly() {

@@ -8,6 +8,7 @@ import dev.zerolayer.contracts.event.Writer;
 import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.leader.Leadership;
 import dev.zerolayer.platform.leader.TermTakeover;
+import dev.zerolayer.platform.leader.TermWriter;
 import dev.zerolayer.platform.topics.CompactedTopicReader;
 import dev.zerolayer.platform.topics.TopicGuard;
 import java.time.Duration;
@@ -18,7 +19,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * At the start of each term this replica leads, once its own state is restored, reads {@code cache.kv-index.v1} and
+ * At the start of each term this replica leads, once the term's writer is open (fencing the former leader) and its
+ * own state is restored, reads {@code cache.kv-index.v1} and
  * {@code cache.sessions.v1} to their end and reconciles the publisher with them, which then writes under the term, and
  * starts the vLLM bridge (one relay per node: its sequence is the relay's own); when the term ends, publication and the
  * bridge stop at once. Retried as a platform {@link TermTakeover} until it succeeds, the term ends or the service stops.
@@ -32,8 +34,8 @@ public class CacheTakeover extends TermTakeover {
     private final RestoreGate restored;
 
     public CacheTakeover(CachePublisher publisher, VllmKvBridge bridge, RestoreGate restored, TopicGuard guard,
-            Leadership leadership) {
-        super("cache-takeover", guard, Duration.ofSeconds(2), leadership);
+            Leadership leadership, TermWriter writer) {
+        super("cache-takeover", guard, Duration.ofSeconds(2), leadership, writer);
         this.publisher = publisher;
         this.bridge = bridge;
         this.restored = restored;

@@ -10,8 +10,8 @@ import dev.zerolayer.cache.session.SessionTracker;
 import dev.zerolayer.contracts.cache.KvIndexEntry;
 import dev.zerolayer.contracts.cache.PrewarmCommand;
 import dev.zerolayer.contracts.cache.SessionEntry;
-import dev.zerolayer.contracts.event.Event;
 import dev.zerolayer.contracts.event.Writer;
+import dev.zerolayer.contracts.topics.Topics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,26 +26,20 @@ import org.junit.jupiter.api.Test;
  */
 class CachePublisherTest {
 
-    /** Records what was sent; refuses everything while {@code down}. */
+    /** Records what was sent, by topic; refuses every round while {@code down}. */
     static final class RecordingOutbox implements Outbox {
         final List<Map.Entry<String, Object>> sent = new ArrayList<>();
+        final List<Integer> rounds = new ArrayList<>();
         boolean down;
 
         @Override
-        public boolean publish(String binding, Event event) {
+        public boolean send(List<Outgoing> round) {
             if (down) {
                 return false;
             }
-            sent.add(Map.entry(binding, event));
-            return true;
-        }
-
-        @Override
-        public boolean tombstone(String binding, String key) {
-            if (down) {
-                return false;
-            }
-            sent.add(Map.entry(binding, "tombstone:" + key));
+            round.forEach(out -> sent.add(Map.entry(out.topic(),
+                    out.event() == null ? "tombstone:" + out.key() : (Object) out.event())));
+            rounds.add(round.size());
             return true;
         }
     }
@@ -98,8 +92,9 @@ class CachePublisherTest {
 
         outbox.down = false;
         assertThat(publisher.tick()).isEqualTo(3);
-        assertThat(outbox.sent).extracting(Map.Entry::getKey).containsExactly(CachePublisher.INDEX_BINDING,
-                CachePublisher.SESSIONS_BINDING, CachePublisher.PREWARM_BINDING);
+        assertThat(outbox.rounds).as("one round, sent as one unit").containsExactly(3);
+        assertThat(outbox.sent).extracting(Map.Entry::getKey).containsExactly(Topics.CACHE_KV_INDEX,
+                Topics.CACHE_SESSIONS, Topics.CACHE_PREWARM);
         assertThat(outbox.sent.get(1).getValue()).isInstanceOfSatisfying(SessionEntry.class,
                 entry -> assertThat(entry.stickyNode()).isEqualTo("a"));
         assertThat(publisher.tick()).isZero();

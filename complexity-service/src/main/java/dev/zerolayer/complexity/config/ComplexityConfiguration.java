@@ -8,8 +8,10 @@ import dev.zerolayer.complexity.model.ActiveModel;
 import dev.zerolayer.complexity.model.ModelOwner;
 import dev.zerolayer.platform.config.ZeroLayerProperties;
 import dev.zerolayer.platform.leader.Leadership;
+import dev.zerolayer.platform.leader.TermWriter;
 import dev.zerolayer.platform.replica.ReplicaId;
 import dev.zerolayer.complexity.model.ModelPublisher;
+import dev.zerolayer.complexity.model.ModelTerm;
 import dev.zerolayer.complexity.model.ModelUploads;
 import dev.zerolayer.complexity.model.ModelValidator;
 import dev.zerolayer.complexity.model.ModelView;
@@ -20,12 +22,13 @@ import dev.zerolayer.complexity.scoring.Scoring;
 import dev.zerolayer.contracts.fallback.FallbackPolicy;
 import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.events.DeadLetters;
-import dev.zerolayer.platform.events.EventPublisher;
 import dev.zerolayer.platform.events.EventReader;
 import dev.zerolayer.platform.topics.TopicGuard;
 import dev.zerolayer.platform.view.CompactedView;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.cloud.stream.config.BindingServiceProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.cloud.stream.function.StreamBridge;
 import org.springframework.context.annotation.Bean;
@@ -57,9 +60,20 @@ public class ComplexityConfiguration {
         return new ActiveModel(complexityModel);
     }
 
+    /** The leader's transactional writer of the model topic: a paused former leader's uploads are fenced. */
     @Bean
-    ModelPublisher modelPublisher(EventPublisher events, ModelView complexityModel) {
-        return new ModelPublisher(events, complexityModel);
+    TermWriter termWriter(ZeroLayerProperties platform, TopicGuard guard, MeterRegistry meters) {
+        return TermWriter.of(platform.service(), guard, meters);
+    }
+
+    @Bean
+    ModelTerm modelTerm(TopicGuard guard, Leadership leadership, TermWriter termWriter) {
+        return new ModelTerm(guard, leadership, termWriter);
+    }
+
+    @Bean
+    ModelPublisher modelPublisher(TermWriter termWriter, ModelView complexityModel) {
+        return new ModelPublisher(termWriter, complexityModel);
     }
 
     /** The one replica that publishes models: elected in a group over the model topic's single partition. */
@@ -70,9 +84,10 @@ public class ComplexityConfiguration {
 
     @Bean
     ModelOwner modelOwner(ModelView complexityModel, ActiveModel activeModel, ModelPublisher publisher,
-            TopicGuard guard, ComplexityProperties properties, Clock clock, Leadership leadership) {
+            TopicGuard guard, ComplexityProperties properties, Clock clock, Leadership leadership,
+            ObjectProvider<BindingServiceProperties> bindings) {
         return new ModelOwner(complexityModel, activeModel, publisher, guard, properties.model().publishTimeout(),
-                clock, leadership);
+                clock, leadership, () -> bindings.getObject().getGroup("complexityModel-in-0"));
     }
 
     @Bean

@@ -15,6 +15,7 @@ import dev.zerolayer.routing.tokens.TokenCounter;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.health.contributor.Health;
@@ -22,7 +23,7 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * At start, reads {@code complexity.model.v1} to the end it had then; only when it holds no usable model is the
+ * At start, waits until the view has read {@code complexity.model.v1} to the end it had then; only when it holds no usable model is the
  * built-in one published, and only by the replica that leads (a follower waits for the leader's model, or for its own
  * term), so a restart never replaces an uploaded model and two replicas starting together publish it once. Uploads
  * wait until this is done; the tokenizer and scorer are loaded first so no request pays for that.
@@ -42,14 +43,20 @@ public class ModelOwner implements SmartLifecycle, HealthIndicator {
     private final Duration publishTimeout;
     private final Clock clock;
     private final Leadership leadership;
+    private final Supplier<String> viewGroup;
     private volatile State state = State.WAITING_FOR_TOPICS;
     private volatile boolean running;
     private volatile boolean publishedBuiltIn;
     private Thread worker;
 
+    /**
+     * @param viewGroup the consumer group the view's binding reads the topic with: its committed offsets say how far
+     *                  the view has read (past a trailing transaction marker: {@code committedPastMarkers})
+     */
     public ModelOwner(ModelView view, ActiveModel active, ModelPublisher publisher, TopicGuard guard,
-            Duration publishTimeout, Clock clock, Leadership leadership) {
+            Duration publishTimeout, Clock clock, Leadership leadership, Supplier<String> viewGroup) {
         this.leadership = leadership;
+        this.viewGroup = viewGroup;
         this.view = view;
         this.active = active;
         this.publisher = publisher;
@@ -87,7 +94,9 @@ public class ModelOwner implements SmartLifecycle, HealthIndicator {
             state = State.CATCHING_UP;
             try (StartupCatchUp catchUp = StartupCatchUp.of(guard)) {
                 StartOffsets start = catchUp.startOffsets(List.of(Topics.COMPLEXITY_MODEL), problem -> { });
-                if (!catchUp.awaitCaughtUp(start, topic -> view.positions(), POLL, () -> running, behind -> { },
+                String group = viewGroup.get();
+                if (!catchUp.awaitCaughtUp(start, topic -> catchUp.committedPastMarkers(group, start), POLL,
+                        () -> running, behind -> { },
                         problem -> { })) {
                     return;
                 }

@@ -15,10 +15,10 @@ import dev.zerolayer.fallback.policy.PolicyStore;
 import dev.zerolayer.fallback.policy.PolicyStoreHealth;
 import dev.zerolayer.fallback.policy.TopicSnapshot;
 import dev.zerolayer.platform.events.DeadLetters;
-import dev.zerolayer.platform.events.EventPublisher;
 import dev.zerolayer.platform.events.EventReader;
 import dev.zerolayer.platform.config.ZeroLayerProperties;
 import dev.zerolayer.platform.leader.Leadership;
+import dev.zerolayer.platform.leader.TermWriter;
 import dev.zerolayer.platform.replica.ReplicaId;
 import dev.zerolayer.platform.view.CompactedView;
 import dev.zerolayer.platform.topics.CompactedTopicReader;
@@ -37,10 +37,6 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(FallbackProperties.class)
 public class FallbackConfiguration {
-
-    /** Output bindings (destinations in application.yml; the policy binding sends synchronously). */
-    static final String POLICY_BINDING = "policy-out-0";
-    static final String ALERTS_BINDING = "alerts-out-0";
 
     @Bean
     FallbackCounts fallbackCounts(EventReader reader) {
@@ -75,11 +71,21 @@ public class FallbackConfiguration {
         return Leadership.over(Topics.FALLBACK_POLICY, platform, replica, guard, clock);
     }
 
+    /**
+     * The leader's transactional writer of the policy and the alerts, opened at the start of each term before the
+     * takeover read: a former leader paused past its term is fenced by the broker, its writes never read.
+     */
     @Bean
-    PolicyStore policyStore(FallbackProperties properties, EventPublisher events, Clock clock,
+    TermWriter termWriter(ZeroLayerProperties platform, TopicGuard guard, MeterRegistry meters) {
+        return TermWriter.of(platform.service(), guard, meters);
+    }
+
+    @Bean
+    PolicyStore policyStore(FallbackProperties properties, TermWriter termWriter, Clock clock,
             Leadership leadership) {
         return new PolicyStore(new PolicyHistory(properties.dataDir()),
-                policy -> events.publish(POLICY_BINDING, policy), clock, () -> leadership.writer().orElse(null));
+                policy -> termWriter.publish(Topics.FALLBACK_POLICY, policy) == TermWriter.Outcome.COMMITTED, clock,
+                () -> leadership.writer().orElse(null));
     }
 
     /** The policy topic, read by every replica: the versions the leader publishes, adopted by the others. */
@@ -97,18 +103,19 @@ public class FallbackConfiguration {
 
     @Bean
     PolicyBootstrap policyBootstrap(PolicyStore store, TopicGuard guard, FallbackProperties properties,
-            Leadership leadership) {
+            Leadership leadership, TermWriter termWriter) {
         TopicSnapshot snapshot = new TopicSnapshot(
                 CompactedTopicReader.of(guard).within(properties.snapshotTimeout()));
-        return new PolicyBootstrap(store, snapshot::read, guard, properties.bootstrapRetry(), leadership);
+        return new PolicyBootstrap(store, snapshot::read, guard, properties.bootstrapRetry(), leadership, termWriter);
     }
 
     @Bean
-    MonitorTicker monitorTicker(FallbackMonitor monitor, PolicyStore store, EventPublisher events, TopicGuard guard,
+    MonitorTicker monitorTicker(FallbackMonitor monitor, PolicyStore store, TermWriter termWriter, TopicGuard guard,
             FallbackProperties properties, MeterRegistry meters, Leadership leadership) {
         // every replica evaluates every decision (a follower is warm when it takes over); only the leader publishes
         return new MonitorTicker(monitor, () -> store.documentOrDefault().alerting(),
-                alert -> !leadership.isLeader() || events.publish(ALERTS_BINDING, alert), guard,
+                alert -> !leadership.isLeader()
+                        || termWriter.publish(Topics.FALLBACK_ALERTS, alert) == TermWriter.Outcome.COMMITTED, guard,
                 properties.monitorTick(), meters);
     }
 }

@@ -2,6 +2,7 @@ package dev.zerolayer.fallback.policy;
 
 import dev.zerolayer.platform.leader.Leadership;
 import dev.zerolayer.platform.leader.TermTakeover;
+import dev.zerolayer.platform.leader.TermWriter;
 import dev.zerolayer.platform.topics.TopicGuard;
 import java.time.Duration;
 import java.util.function.Supplier;
@@ -9,7 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * At the start of each term this replica leads, reads {@code fallback.policy.v1} to its end and reconciles the store
+ * At the start of each term this replica leads, once the term's writer is open (fencing the former leader), reads {@code fallback.policy.v1} to its end and reconciles the store
  * with it, which then takes writes, as a platform {@link TermTakeover} retried (the pause growing up to the retry
  * interval) until it succeeds, the term ends or the service stops; when the term ends the store stops taking writes
  * at once.
@@ -22,8 +23,8 @@ public class PolicyBootstrap extends TermTakeover {
     private final Supplier<TopicSnapshot.Snapshot> snapshot;
 
     public PolicyBootstrap(PolicyStore store, Supplier<TopicSnapshot.Snapshot> snapshot, TopicGuard guard,
-            Duration retry, Leadership leadership) {
-        super("policy-takeover", guard, retry, leadership);
+            Duration retry, Leadership leadership, TermWriter writer) {
+        super("policy-takeover", guard, retry, leadership, writer);
         this.store = store;
         this.snapshot = snapshot;
     }

@@ -115,6 +115,19 @@ public class PlatformAutoConfiguration {
         }
     }
 
+    /**
+     * Binder consumers commit their position past a transaction's commit marker when they can tell it is safe
+     * ({@code fixTxOffsets}; not always: a marker fetched on its own is missed): the leaders write in transactions
+     * ({@code TermWriter}), and a group's lag would otherwise show the marker. The start-up catch-ups do not rely on
+     * it ({@code StartupCatchUp.committedPastMarkers}).
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    org.springframework.cloud.stream.config.ListenerContainerCustomizer<
+            org.springframework.kafka.listener.AbstractMessageListenerContainer<?, ?>> transactionMarkerOffsets() {
+        return (container, destination, group) -> container.getContainerProperties().setFixTxOffsets(true);
+    }
+
     @Bean
     ViewsHealthIndicator viewsHealthIndicator(ObjectProvider<CompactedView<?>> views) {
         return new ViewsHealthIndicator(views.orderedStream().toList());

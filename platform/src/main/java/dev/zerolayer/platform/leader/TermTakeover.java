@@ -7,9 +7,10 @@ import java.util.Optional;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Each term this replica leads, {@link #takeOver} runs as a platform {@link StartupStep} (retried, the pause growing up
- * to {@code retry}, until it succeeds, the term ends or the service stops); when a term ends, {@link #termEnded} runs
- * at once.
+ * Each term this replica leads, the service's {@link TermWriter} (where it has one) is opened, fencing every earlier
+ * term's producer, and then {@link #takeOver} runs, as one platform {@link StartupStep} (retried, the pause growing up
+ * to {@code retry}, until it succeeds, the term ends or the service stops), again after a writer lost mid-term; when a
+ * term ends, the writer closes and {@link #termEnded} runs at once.
  */
 public abstract class TermTakeover implements SmartLifecycle {
 
@@ -17,16 +18,32 @@ public abstract class TermTakeover implements SmartLifecycle {
     private final TopicGuard guard;
     private final Duration retry;
     private final Leadership leadership;
+    private final TermWriter writer;
     private StartupStep step;
+
+    /** How long a lost writer waits before it is opened again: several polls of the election (every 250 ms). */
+    static final Duration REOPEN_DELAY = Duration.ofSeconds(1);
     private boolean running;
 
     /** @param name the step's thread name and what the log calls it */
     protected TermTakeover(String name, TopicGuard guard, Duration retry, Leadership leadership) {
+        this(name, guard, retry, leadership, null);
+    }
+
+    /**
+     * @param writer the service's transactional writer, opened for each term before {@link #takeOver} runs (so a
+     *               paused former leader's writes either landed before the takeover's read or are refused)
+     */
+    protected TermTakeover(String name, TopicGuard guard, Duration retry, Leadership leadership, TermWriter writer) {
         this.name = name;
         this.guard = guard;
         this.retry = retry;
         this.leadership = leadership;
+        this.writer = writer;
         leadership.onChange(this::onTerm);
+        if (writer != null) {
+            writer.onLost(this::reopen);
+        }
     }
 
     /** Takes the term over; a {@link RuntimeException} means "try again". */
@@ -51,15 +68,43 @@ public abstract class TermTakeover implements SmartLifecycle {
     private synchronized void onTerm(Optional<Leadership.Term> term) {
         stopStep();
         if (term.isEmpty()) {
+            if (writer != null) {
+                writer.close();
+            }
             termEnded();
             return;
         }
         if (!running) {
             return;
         }
-        long generation = term.get().generation();
+        startStep(term.get().generation(), Duration.ZERO);
+    }
+
+    /**
+     * The term's writer was lost (fenced or broken) while this replica still believes it leads. Either this replica is a
+     * former leader that was paused and has not polled its election yet (it learns within one poll, and then its term
+     * ends), or another replica in that state fenced this one while this one leads. So after {@link #REOPEN_DELAY} the
+     * writer is opened again and the takeover run again, only if this replica still leads the term then.
+     */
+    private synchronized void reopen(long generation) {
+        if (running && leads(generation)) {
+            stopStep();
+            startStep(generation, REOPEN_DELAY);
+        }
+    }
+
+    /** Opens the writer (if any) and takes the term over, after {@code delay}, for as long as the term is this one's. */
+    private void startStep(long generation, Duration delay) {
         step = new StartupStep(name, guard, () -> {
-            if (leads(generation)) {
+            if (!delay.isZero()) {
+                Thread.sleep(delay.toMillis()); // a paused former leader's next election poll comes first
+            }
+            if (writer != null && leads(generation)) {
+                writer.open(generation);
+            }
+            if (writer != null && !leads(generation)) {
+                writer.close(generation); // the term ended while the id was being registered
+            } else if (leads(generation)) {
                 takeOver(generation);
             }
         }, retry);

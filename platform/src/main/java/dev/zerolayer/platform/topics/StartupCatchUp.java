@@ -12,6 +12,10 @@ import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,6 +29,8 @@ public final class StartupCatchUp implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(StartupCatchUp.class);
     private static final Duration LOG_EVERY = Duration.ofSeconds(10);
+    private static final Duration PROBE_POLL = Duration.ofMillis(100);
+    private static final Duration PROBE_LIMIT = Duration.ofSeconds(2);
 
     /** Where a reader stands on one topic: the next offset per partition (none for a partition not read yet). */
     @FunctionalInterface
@@ -35,6 +41,7 @@ public final class StartupCatchUp implements AutoCloseable {
     private final String bootstrapServers;
     private final Map<String, ?> clientProperties;
     private Admin admin;
+    private KafkaConsumer<byte[], byte[]> probe;
 
     public StartupCatchUp(String bootstrapServers, Map<String, ?> clientProperties) {
         this.bootstrapServers = bootstrapServers;
@@ -93,6 +100,62 @@ public final class StartupCatchUp implements AutoCloseable {
     }
 
     /**
+     * The offsets a consumer group has committed, each moved on to its partition's end of the start when nothing but
+     * what a {@code read_committed} reader skips (transaction commit markers, aborted records) lies between them: a
+     * group commits the offset after the last record it was handed, one short of a trailing commit marker, so a reader
+     * done with a topic its leader writes in transactions would otherwise never count as at the end. Found by a probe
+     * of its own (no group, {@code read_committed}) that reads from the committed offset for at most 2 s: no record up
+     * to the end means there is none.
+     */
+    public Map<TopicPartition, Long> committedPastMarkers(String group, StartOffsets start)
+            throws ExecutionException, InterruptedException {
+        Map<TopicPartition, Long> positions = committed(group);
+        List<TopicPartition> shortOfEnd = new ArrayList<>();
+        start.end().forEach((partition, end) -> {
+            Long next = positions.get(partition);
+            if (next != null && next < end) {
+                shortOfEnd.add(partition);
+            }
+        });
+        if (shortOfEnd.isEmpty()) {
+            return positions;
+        }
+        KafkaConsumer<byte[], byte[]> probe = probe();
+        probe.assign(shortOfEnd);
+        shortOfEnd.forEach(partition -> probe.seek(partition, positions.get(partition)));
+        List<TopicPartition> open = new ArrayList<>(shortOfEnd);
+        long deadline = System.nanoTime() + PROBE_LIMIT.toNanos();
+        while (!open.isEmpty() && System.nanoTime() < deadline) {
+            ConsumerRecords<byte[], byte[]> records = probe.poll(PROBE_POLL);
+            for (java.util.Iterator<TopicPartition> it = open.iterator(); it.hasNext(); ) {
+                TopicPartition partition = it.next();
+                long end = start.end().get(partition);
+                if (!records.records(partition).isEmpty()) {
+                    it.remove(); // a record the group has not committed past: not read yet
+                } else if (probe.position(partition, PROBE_POLL) >= end) {
+                    positions.put(partition, end);
+                    it.remove();
+                }
+            }
+        }
+        return positions;
+    }
+
+    private KafkaConsumer<byte[], byte[]> probe() {
+        if (probe == null) {
+            Map<String, Object> config = new HashMap<>(clientProperties);
+            config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+            config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+            config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+            config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1);
+            // a fetch still waiting at an earlier round's position must not hold up the next round's seek for long
+            config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
+            probe = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        }
+        return probe;
+    }
+
+    /**
      * Asks {@code positions} every {@code poll} until each topic of {@code start} is read up to its end of the start
      * (true) or {@code keepGoing} turns false (false); {@code waiting} hears the topics still behind after each round
      * and {@code problem} a failed round (null after a good one).
@@ -142,6 +205,10 @@ public final class StartupCatchUp implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        if (probe != null) {
+            probe.close(Duration.ofSeconds(5));
+            probe = null;
+        }
         if (admin != null) {
             admin.close(Duration.ofSeconds(5));
             admin = null;

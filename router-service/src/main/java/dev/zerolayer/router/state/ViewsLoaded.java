@@ -23,7 +23,7 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * A router replica is ready once each compacted-topic view has read its topic up to the end offsets seen at the start
- * (its consumer group's committed offsets reached them): until then readiness refuses traffic ({@link #readiness}), so
+ * (its consumer group's committed offsets reached them, or only transaction markers lie between): until then readiness refuses traffic ({@link #readiness}), so
  * a load balancer never sends requests to a replica that would decide on part of its state (the built-in policy, half
  * the fleet).
  */
@@ -114,7 +114,8 @@ public class ViewsLoaded implements SmartLifecycle, HealthIndicator {
             try (StartupCatchUp catchUp = StartupCatchUp.of(guard)) {
                 StartOffsets start = catchUp.startOffsets(groupByTopic.keySet(), failure -> problem = failure);
                 problem = null;
-                boolean caughtUp = catchUp.awaitCaughtUp(start, topic -> catchUp.committed(groupByTopic.get(topic)),
+                boolean caughtUp = catchUp.awaitCaughtUp(start,
+                        topic -> catchUp.committedPastMarkers(groupByTopic.get(topic), start.of(topic)),
                         POLL, () -> running, behind -> waitingFor = behind, failure -> problem = failure);
                 if (caughtUp) {
                     Duration after = Duration.between(createdAt, clock.instant());

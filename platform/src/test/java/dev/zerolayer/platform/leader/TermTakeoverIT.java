@@ -1,0 +1,99 @@
+package dev.zerolayer.platform.leader;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.zerolayer.contracts.topics.Topics;
+import dev.zerolayer.kafka.embedded.KraftBroker;
+import dev.zerolayer.platform.config.ZeroLayerProperties;
+import dev.zerolayer.platform.testing.KafkaTestClient;
+import dev.zerolayer.platform.topics.TopicGuard;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A leader whose writer was fenced by a replica that still believed it led (a former leader resuming from a pause
+ * registers the id before its election tells it the term is over) takes its term back: while the election still says
+ * it leads, its writer is opened again and its takeover runs again, and the intruder's writes are refused.
+ */
+class TermTakeoverIT {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aLeaderFencedByAFormerLeaderOpensItsWriterAgainWhileItStillLeads() throws Exception {
+        try (KraftBroker broker = KraftBroker.create(dir.resolve("kafka")).start()) {
+            // Given the only replica of a service, leading its election, its writer open and its takeover run once
+            ZeroLayerProperties properties = new ZeroLayerProperties("fallback-service", true, (short) 1,
+                    Duration.ofSeconds(1), "", "", null, "replica-a", Duration.ofSeconds(6));
+            TopicGuard guard = new TopicGuard(properties, broker.bootstrapServers(), () -> { });
+            Leadership leadership = new Leadership("term-takeover-it.leader", Topics.FALLBACK_POLICY, "replica-a",
+                    guard, Duration.ofSeconds(6), Clock.systemUTC());
+            TermWriter writer = writer(broker);
+            List<Long> takeovers = new CopyOnWriteArrayList<>();
+            TermTakeover takeover = new TermTakeover("it-takeover", guard, Duration.ofSeconds(1), leadership, writer) {
+                @Override
+                protected void takeOver(long generation) {
+                    takeovers.add(generation);
+                }
+
+                @Override
+                protected void termEnded() {
+                }
+            };
+            guard.start();
+            takeover.start();
+            leadership.start();
+            try {
+                await().atMost(Duration.ofSeconds(60)).until(() -> takeovers.size() == 1 && writer.isOpen());
+                long term = takeovers.get(0);
+                assertThat(writer.write(List.of(record("before")))).isEqualTo(TermWriter.Outcome.COMMITTED);
+
+                // When a former leader, resumed and not yet told its term ended, registers the same id
+                TermWriter intruder = writer(broker);
+                intruder.open(term - 1);
+
+                // Then this leader's next write is refused by the broker
+                assertThat(writer.write(List.of(record("fenced")))).isEqualTo(TermWriter.Outcome.FENCED);
+                // and, the election still saying it leads, its writer is opened again and the takeover run again
+                await().atMost(Duration.ofSeconds(30)).until(() -> takeovers.size() == 2 && writer.isOpen());
+                assertThat(takeovers).containsExactly(term, term);
+                assertThat(writer.write(List.of(record("after")))).isEqualTo(TermWriter.Outcome.COMMITTED);
+                // while the intruder's writes are refused from then on
+                assertThat(intruder.write(List.of(record("intruder")))).isEqualTo(TermWriter.Outcome.FENCED);
+                try (KafkaTestClient reader = new KafkaTestClient(broker.bootstrapServers())) {
+                    assertThat(reader.readAll(Topics.FALLBACK_POLICY)).extracting(r -> new String(r.value(),
+                            StandardCharsets.UTF_8)).containsExactly("before", "after");
+                }
+            } finally {
+                takeover.stop();
+                leadership.stop();
+                guard.stop();
+                writer.close();
+            }
+        }
+    }
+
+    private static TermWriter writer(KraftBroker broker) {
+        return new TermWriter("term-takeover-it.leader", broker.bootstrapServers(), Map.of(), Duration.ofSeconds(10),
+                config -> new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer()),
+                new SimpleMeterRegistry());
+    }
+
+    private static ProducerRecord<byte[], byte[]> record(String value) {
+        return new ProducerRecord<>(Topics.FALLBACK_POLICY, "active".getBytes(StandardCharsets.UTF_8),
+                value.getBytes(StandardCharsets.UTF_8));
+    }
+}
