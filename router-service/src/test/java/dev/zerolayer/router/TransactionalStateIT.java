@@ -42,7 +42,11 @@ class TransactionalStateIT {
     void aRouterBecomesReadyOnTopicsThatEndInACommitMarkerAndReadsOnlyCommittedVersions() throws Exception {
         try (KraftBroker broker = KraftBroker.create(dir.resolve("kafka")).start()) {
             try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
-                new TopicProvisioner(admin, (short) 1).ensure(ProvisionTopics.allWithDeadLetters());
+                // as the services' topic guard does: a fresh broker may not know a topic it just created yet
+                await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
+                    new TopicProvisioner(admin, (short) 1).ensure(ProvisionTopics.allWithDeadLetters());
+                    return true;
+                });
             }
             // Given policy version 2 written by the leader of term 1, then version 3 by a leader paused past its
             // term and fenced by term 2, whose leader then wrote version 3 itself: the topic ends in a commit marker

@@ -173,7 +173,14 @@ public class CachePublisher implements SmartLifecycle {
         if (round.isEmpty()) {
             return 0;
         }
-        if (!writing || !outbox.send(round)) {
+        boolean sent;
+        try {
+            sent = writing && outbox.send(round);
+        } catch (RuntimeException e) {
+            log.warn("cache publication round of {} record(s) not sent: {}", round.size(), e.toString());
+            sent = false; // requeued below, like a refused round
+        }
+        if (!sent) {
             for (int j = 0; j < changes.size(); j++) {
                 index.requeue(changes.get(j).blockHash(), before[j]);
             }

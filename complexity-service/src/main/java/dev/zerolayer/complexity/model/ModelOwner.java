@@ -102,15 +102,7 @@ public class ModelOwner implements SmartLifecycle, HealthIndicator {
                 }
             }
             state = State.PUBLISHING_BUILT_IN;
-            while (running && !active.hasUsablePublishedModel() && !leadership.isLeader()) {
-                Thread.sleep(POLL.toMillis()); // a follower: the leader publishes it, or this replica's term comes
-            }
-            if (active.hasUsablePublishedModel()) {
-                log.info("complexity model {} found on {}; keeping it", active.model().modelVersion(),
-                        Topics.COMPLEXITY_MODEL);
-            } else if (running) {
-                publishBuiltIn();
-            }
+            publishBuiltInUnlessPublished();
             if (running) {
                 state = State.READY;
             }
@@ -129,10 +121,18 @@ public class ModelOwner implements SmartLifecycle, HealthIndicator {
                 (System.nanoTime() - started) / 1_000_000);
     }
 
-    private void publishBuiltIn() throws InterruptedException {
+    /**
+     * Until the topic holds a usable model: a follower waits (the leader publishes it, or this replica's term comes); a
+     * leader publishes the built-in one, and goes back to waiting when its term ends before that succeeded.
+     */
+    private void publishBuiltInUnlessPublished() throws InterruptedException {
         ComplexityModel builtIn = ComplexityModels.builtIn();
         Backoff backoff = new Backoff();
-        while (running) {
+        while (running && !active.hasUsablePublishedModel()) {
+            if (!leadership.isLeader()) {
+                Thread.sleep(POLL.toMillis()); // a follower: the leader publishes it, or this replica's term comes
+                continue;
+            }
             ComplexityModel stamped = builtIn.restamped(EventChecks.newEventId(), clock.instant());
             ModelPublisher.Outcome outcome = publisher.publish(stamped, publishTimeout);
             if (outcome == ModelPublisher.Outcome.CONFIRMED) {
@@ -141,13 +141,14 @@ public class ModelOwner implements SmartLifecycle, HealthIndicator {
                         builtIn.modelVersion());
                 return;
             }
-            if (outcome == ModelPublisher.Outcome.UNCONFIRMED && active.hasUsablePublishedModel()) {
-                return;
-            }
             Duration pause = backoff.next();
             log.warn("built-in complexity model not published yet ({}); retrying in {} ms", outcome,
                     pause.toMillis());
             Thread.sleep(pause.toMillis());
+        }
+        if (active.hasUsablePublishedModel()) {
+            log.info("complexity model {} found on {}; keeping it", active.model().modelVersion(),
+                    Topics.COMPLEXITY_MODEL);
         }
     }
 

@@ -45,6 +45,8 @@ public class Leadership implements SmartLifecycle, HealthIndicator {
     private final Duration sessionTimeout;
     private final Clock clock;
     private final List<Consumer<Optional<Term>>> listeners = new CopyOnWriteArrayList<>();
+    private final java.util.Queue<java.util.concurrent.CompletableFuture<Boolean>> confirmations =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
     private volatile Term term;
     private volatile KafkaConsumer<byte[], byte[]> consumer;
     private volatile Thread thread;
@@ -108,6 +110,55 @@ public class Leadership implements SmartLifecycle, HealthIndicator {
                 + "or one is taking over; try again", 1);
     }
 
+    /**
+     * Asks the group coordinator whether this replica still holds term {@code generation}: the election consumer
+     * commits an offset under its generation at its next poll, which the coordinator accepts only from a current member
+     * of that generation (a replica paused past its session is no longer one). True only if it was accepted and the
+     * term is still this one; false on a refusal, a rebalance under way, or no answer within {@code timeout}.
+     */
+    public boolean confirm(long generation, Duration timeout) throws InterruptedException {
+        if (!holds(generation)) {
+            return false;
+        }
+        java.util.concurrent.CompletableFuture<Boolean> answer = new java.util.concurrent.CompletableFuture<>();
+        confirmations.add(answer);
+        try {
+            return answer.get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS) && holds(generation);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            return false;
+        } finally {
+            confirmations.remove(answer);
+        }
+    }
+
+    private boolean holds(long generation) {
+        Term now = term;
+        return now != null && now.generation() == generation;
+    }
+
+    /** Answers the confirmations asked for since the last poll, with one commit on the election consumer's thread. */
+    private void answerConfirmations(KafkaConsumer<byte[], byte[]> election) {
+        if (confirmations.isEmpty()) {
+            return;
+        }
+        boolean accepted;
+        try {
+            election.commitSync(Map.of(new TopicPartition(topic, 0), new org.apache.kafka.clients.consumer
+                    .OffsetAndMetadata(0)), Duration.ofSeconds(5));
+            accepted = term != null;
+        } catch (WakeupException e) {
+            throw e;
+        } catch (org.apache.kafka.common.KafkaException e) {
+            // refused (not a member of this generation any more), or a rebalance under way: the next poll tells
+            log.info("{} could not confirm its term of {}: {}", replica, group, e.toString());
+            accepted = false;
+        }
+        java.util.concurrent.CompletableFuture<Boolean> next;
+        while ((next = confirmations.poll()) != null) {
+            next.complete(accepted);
+        }
+    }
+
     /** Called with the new term when this replica becomes leader and with empty when it stops leading. */
     public void onChange(Consumer<Optional<Term>> listener) {
         listeners.add(listener);
@@ -151,6 +202,7 @@ public class Leadership implements SmartLifecycle, HealthIndicator {
                 election.subscribe(List.of(topic), new Listener(election));
                 while (running) {
                     election.poll(Duration.ofMillis(250));
+                    answerConfirmations(election);
                 }
             } catch (WakeupException e) {
                 // stopping

@@ -9,8 +9,8 @@ import org.springframework.context.SmartLifecycle;
 /**
  * Each term this replica leads, the service's {@link TermWriter} (where it has one) is opened, fencing every earlier
  * term's producer, and then {@link #takeOver} runs, as one platform {@link StartupStep} (retried, the pause growing up
- * to {@code retry}, until it succeeds, the term ends or the service stops), again after a writer lost mid-term; when a
- * term ends, the writer closes and {@link #termEnded} runs at once.
+ * to {@code retry}, until it succeeds, the term ends or the service stops), and again after a writer lost mid-term once
+ * the group coordinator confirmed the term; when a term ends, the writer closes and {@link #termEnded} runs at once.
  */
 public abstract class TermTakeover implements SmartLifecycle {
 
@@ -21,8 +21,10 @@ public abstract class TermTakeover implements SmartLifecycle {
     private final TermWriter writer;
     private StartupStep step;
 
-    /** How long a lost writer waits before it is opened again: several polls of the election (every 250 ms). */
-    static final Duration REOPEN_DELAY = Duration.ofSeconds(1);
+    /** How long a confirmation of the term may take (one commit at the election's next poll, every 250 ms). */
+    static final Duration CONFIRM_TIMEOUT = Duration.ofSeconds(10);
+    /** The pause before asking again after a confirmation was refused while the term still seemed this one's. */
+    static final Duration RECONFIRM = Duration.ofSeconds(1);
     private boolean running;
 
     /** @param name the step's thread name and what the log calls it */
@@ -42,7 +44,12 @@ public abstract class TermTakeover implements SmartLifecycle {
         this.writer = writer;
         leadership.onChange(this::onTerm);
         if (writer != null) {
-            writer.onLost(this::reopen);
+            // on a thread of its own: the write that lost the writer may hold its caller's locks (a store's)
+            writer.onLost(generation -> {
+                Thread reopening = new Thread(() -> reopen(generation), name + "-reopen");
+                reopening.setDaemon(true);
+                reopening.start();
+            });
         }
     }
 
@@ -77,28 +84,40 @@ public abstract class TermTakeover implements SmartLifecycle {
         if (!running) {
             return;
         }
-        startStep(term.get().generation(), Duration.ZERO);
+        startStep(term.get().generation());
     }
 
     /**
-     * The term's writer was lost (fenced or broken) while this replica still believes it leads. Either this replica is a
-     * former leader that was paused and has not polled its election yet (it learns within one poll, and then its term
-     * ends), or another replica in that state fenced this one while this one leads. So after {@link #REOPEN_DELAY} the
-     * writer is opened again and the takeover run again, only if this replica still leads the term then.
+     * The term's writer was lost (fenced, broken, or a commit of unknown outcome) while this replica may still lead.
+     * Either this replica is a former leader paused past its session that has not polled its election yet, or such a
+     * replica fenced this one while this one leads. Writes stop at once ({@link #termEnded}); then the group coordinator
+     * is asked whether this replica still holds the term ({@link Leadership#confirm}), every {@link #RECONFIRM} until it
+     * answers or the term ends; only if it does are the writer opened and the takeover run again (which reads the
+     * topics before writes resume). A former leader is refused, and its term ends at its next poll.
      */
-    private synchronized void reopen(long generation) {
-        if (running && leads(generation)) {
-            stopStep();
-            startStep(generation, REOPEN_DELAY);
+    private void reopen(long generation) {
+        termEnded();
+        try {
+            while (isRunning() && leads(generation)) {
+                if (leadership.confirm(generation, CONFIRM_TIMEOUT)) {
+                    synchronized (this) {
+                        if (running && leads(generation)) {
+                            stopStep();
+                            startStep(generation);
+                        }
+                    }
+                    return;
+                }
+                Thread.sleep(RECONFIRM.toMillis()); // the election's next poll settles a refusal or a rebalance
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
-    /** Opens the writer (if any) and takes the term over, after {@code delay}, for as long as the term is this one's. */
-    private void startStep(long generation, Duration delay) {
+    /** Opens the writer (if any) and takes the term over, for as long as the term is this one's. */
+    private void startStep(long generation) {
         step = new StartupStep(name, guard, () -> {
-            if (!delay.isZero()) {
-                Thread.sleep(delay.toMillis()); // a paused former leader's next election poll comes first
-            }
             if (writer != null && leads(generation)) {
                 writer.open(generation);
             }

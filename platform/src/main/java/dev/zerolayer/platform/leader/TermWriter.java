@@ -45,10 +45,15 @@ public class TermWriter {
          */
         FENCED,
         /**
-         * Aborted (broker away, timeout, refused record): nothing of it is read; the caller may try again (when the
-         * producer could not be kept, it is closed as for {@link #FENCED}).
+         * Aborted (broker away, refused record): nothing of it is read; the caller may try again (when the producer
+         * could not be kept, it is closed as for {@link #FENCED}).
          */
-        ABORTED
+        ABORTED,
+        /**
+         * The commit did not answer in time: it may still complete. The producer is closed as for {@link #FENCED}, so
+         * the term's takeover reads the topics again before anything more is written.
+         */
+        UNKNOWN
     }
 
     /** Creates the producer of one term from its settings (a real {@link KafkaProducer} outside tests). */
@@ -95,12 +100,13 @@ public class TermWriter {
     /**
      * Registers the transactional id for term {@code generation}, which fences every earlier producer of it (on any
      * replica) and aborts a transaction one left open; blocks until the broker answered. Nothing to do when the term is
-     * open already. A failure leaves no term open and is thrown, for the takeover to retry.
+     * open already, or when a later term's writer is. A failure leaves no term open and is thrown, for the takeover to
+     * retry.
      */
     public synchronized void open(long generation) {
         OpenTerm now = current.get();
-        if (now != null && now.generation() == generation) {
-            return;
+        if (now != null && now.generation() >= generation) {
+            return; // open already, or a later term's is (a late step of an earlier term must not close it)
         }
         close();
         Map<String, Object> config = new LinkedHashMap<>(clientProperties);
@@ -179,24 +185,28 @@ public class TermWriter {
 
     /**
      * Writes {@code records} in one transaction under the open term: all of them are read or none. Blocks until the
-     * broker committed or refused it.
+     * broker committed or refused it. When this write found the producer unusable and closed it, {@link #onLost} hears
+     * of it after the write returned its lock (a close by the term's end is not a loss).
      */
     public Outcome write(List<ProducerRecord<byte[], byte[]>> records) {
-        OpenTerm before = current.get();
-        Outcome outcome = writeInTransaction(records);
-        if ((outcome == Outcome.FENCED || outcome == Outcome.ABORTED) && before != null && current.get() == null) {
-            lost.accept(before.generation());
+        Result result = writeInTransaction(records);
+        if (result.lost() != null) {
+            lost.accept(result.lost());
         }
-        return outcome;
+        return result.outcome();
     }
 
-    private synchronized Outcome writeInTransaction(List<ProducerRecord<byte[], byte[]>> records) {
+    /** A write's outcome, and the term whose producer this write closed (null when it closed none). */
+    private record Result(Outcome outcome, Long lost) {
+    }
+
+    private synchronized Result writeInTransaction(List<ProducerRecord<byte[], byte[]>> records) {
         OpenTerm term = current.get();
         if (term == null) {
-            return count(Outcome.NO_TERM);
+            return new Result(count(Outcome.NO_TERM), null);
         }
         if (records.isEmpty()) {
-            return Outcome.COMMITTED;
+            return new Result(Outcome.COMMITTED, null);
         }
         Producer<byte[], byte[]> producer = term.producer();
         try {
@@ -205,34 +215,35 @@ public class TermWriter {
                 producer.send(record);
             }
             producer.commitTransaction(); // flushes; fails when any send failed
-            return count(Outcome.COMMITTED);
+            return new Result(count(Outcome.COMMITTED), null);
         } catch (ProducerFencedException | InvalidProducerEpochException e) {
-            // a newer term registered the id: this term's writes are over, whatever this replica still believes
-            log.warn("{} fenced under term {} ({}): a newer term writes now", transactionalId, term.generation(),
-                    e.getClass().getSimpleName());
-            discard(term);
-            return count(Outcome.FENCED);
+            // another replica registered the id: this producer's writes are over, whatever this replica believes
+            log.warn("{} fenced under term {} ({}): another replica registered the id", transactionalId,
+                    term.generation(), e.getClass().getSimpleName());
+            return new Result(count(Outcome.FENCED), discard(term));
+        } catch (org.apache.kafka.common.errors.TimeoutException | org.apache.kafka.common.errors.InterruptException e) {
+            // the commit may still complete: the outcome is unknown, so the producer goes and the term's takeover
+            // reads the topics again before anything more is written
+            log.warn("{} transaction of {} record(s) under term {} has an unknown outcome: {}", transactionalId,
+                    records.size(), term.generation(), e.toString());
+            return new Result(count(Outcome.UNKNOWN), discard(term));
         } catch (OutOfOrderSequenceException | AuthorizationException | IllegalStateException e) {
-            // the producer cannot be used again (or was closed under the write); re-registering the id outside a
-            // term's start could fence a newer leader, so this replica writes nothing more until its next term
-            log.warn("{} writer of term {} unusable ({}); no writes until the next term", transactionalId,
-                    term.generation(), e.toString());
-            discard(term);
-            return count(Outcome.ABORTED);
+            // the producer cannot be used again (or was closed under the write by the term's end)
+            log.warn("{} writer of term {} unusable ({})", transactionalId, term.generation(), e.toString());
+            return new Result(count(Outcome.ABORTED), discard(term));
         } catch (KafkaException e) {
             log.warn("{} transaction of {} record(s) aborted under term {}: {}", transactionalId, records.size(),
                     term.generation(), e.getMessage());
             try {
                 producer.abortTransaction();
             } catch (ProducerFencedException | InvalidProducerEpochException fenced) {
-                discard(term);
-                return count(Outcome.FENCED);
+                return new Result(count(Outcome.FENCED), discard(term));
             } catch (KafkaException | IllegalStateException abortFailed) {
-                log.warn("{} could not abort ({}); no writes until the next term", transactionalId,
-                        abortFailed.getMessage());
-                discard(term);
+                log.warn("{} could not abort ({}); the writer of term {} is closed", transactionalId,
+                        abortFailed.getMessage(), term.generation());
+                return new Result(count(Outcome.ABORTED), discard(term));
             }
-            return count(Outcome.ABORTED);
+            return new Result(count(Outcome.ABORTED), null);
         }
     }
 
@@ -242,10 +253,13 @@ public class TermWriter {
         return outcome;
     }
 
-    private void discard(OpenTerm term) {
+    /** Closes the term's producer if it is still the open one; the term when this call closed it, else null. */
+    private Long discard(OpenTerm term) {
         if (current.compareAndSet(term, null)) {
             closeQuietly(term);
+            return term.generation();
         }
+        return null;
     }
 
     private static void closeQuietly(OpenTerm term) {

@@ -105,38 +105,45 @@ public final class StartupCatchUp implements AutoCloseable {
      * group commits the offset after the last record it was handed, one short of a trailing commit marker, so a reader
      * done with a topic its leader writes in transactions would otherwise never count as at the end. Found by a probe
      * of its own (no group, {@code read_committed}) that reads from the committed offset for at most 2 s: no record up
-     * to the end means there is none.
+     * to the end means there is none. A partition the group committed nothing for is probed from its earliest offset.
      */
     public Map<TopicPartition, Long> committedPastMarkers(String group, StartOffsets start)
             throws ExecutionException, InterruptedException {
         Map<TopicPartition, Long> positions = committed(group);
-        List<TopicPartition> shortOfEnd = new ArrayList<>();
+        Map<TopicPartition, Long> from = new HashMap<>();
         start.end().forEach((partition, end) -> {
-            Long next = positions.get(partition);
-            if (next != null && next < end) {
-                shortOfEnd.add(partition);
+            // a group that committed nothing here has read nothing: probed from the earliest offset (a partition
+            // holding only aborted transactions has nothing it could ever commit past)
+            long next = positions.getOrDefault(partition, start.earliest().getOrDefault(partition, 0L));
+            if (next < end) {
+                from.put(partition, next);
             }
         });
-        if (shortOfEnd.isEmpty()) {
+        if (from.isEmpty()) {
             return positions;
         }
         KafkaConsumer<byte[], byte[]> probe = probe();
-        probe.assign(shortOfEnd);
-        shortOfEnd.forEach(partition -> probe.seek(partition, positions.get(partition)));
-        List<TopicPartition> open = new ArrayList<>(shortOfEnd);
+        probe.assign(from.keySet());
+        from.forEach(probe::seek);
+        List<TopicPartition> open = new ArrayList<>(from.keySet());
         long deadline = System.nanoTime() + PROBE_LIMIT.toNanos();
-        while (!open.isEmpty() && System.nanoTime() < deadline) {
-            ConsumerRecords<byte[], byte[]> records = probe.poll(PROBE_POLL);
-            for (java.util.Iterator<TopicPartition> it = open.iterator(); it.hasNext(); ) {
-                TopicPartition partition = it.next();
-                long end = start.end().get(partition);
-                if (!records.records(partition).isEmpty()) {
-                    it.remove(); // a record the group has not committed past: not read yet
-                } else if (probe.position(partition, PROBE_POLL) >= end) {
-                    positions.put(partition, end);
-                    it.remove();
+        try {
+            while (!open.isEmpty() && System.nanoTime() < deadline) {
+                ConsumerRecords<byte[], byte[]> records = probe.poll(PROBE_POLL);
+                for (java.util.Iterator<TopicPartition> it = open.iterator(); it.hasNext(); ) {
+                    TopicPartition partition = it.next();
+                    long end = start.end().get(partition);
+                    if (!records.records(partition).isEmpty()) {
+                        it.remove(); // a record the group has not committed past: not read yet
+                    } else if (probe.position(partition, PROBE_POLL) >= end) {
+                        positions.put(partition, end);
+                        it.remove();
+                    }
                 }
             }
+        } catch (org.apache.kafka.clients.consumer.InvalidOffsetException e) {
+            // the committed offset is no longer in the log: not counted as read by the probe
+            log.warn("catch-up probe of group {}: {}", group, e.getMessage());
         }
         return positions;
     }
@@ -148,6 +155,7 @@ public final class StartupCatchUp implements AutoCloseable {
             config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
             config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
             config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1);
+            config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none"); // never jump to the end on its own
             // a fetch still waiting at an earlier round's position must not hold up the next round's seek for long
             config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
             probe = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());

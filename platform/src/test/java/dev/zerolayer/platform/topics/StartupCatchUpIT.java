@@ -81,8 +81,26 @@ class StartupCatchUpIT {
             // twice: the probe is reused, and its second round starts from where the first one left it)
             assertThat(catchUp.committedPastMarkers("reader", afterAbort)).containsEntry(PARTITION, 6L);
             assertThat(catchUp.committedPastMarkers("reader", afterAbort)).containsEntry(PARTITION, 6L);
-            // and a group that committed nothing is not read at all
+            // and a group that committed nothing has not read the records there are
             assertThat(catchUp.committedPastMarkers("nobody", afterAbort)).doesNotContainKey(PARTITION);
+
+            // Given another topic holding only an aborted transaction (a fenced leader's first write, say)
+            try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
+                admin.createTopics(List.of(new NewTopic(TOPIC + "-aborted", 1, (short) 1))).all().get();
+            }
+            TopicPartition onlyAborted = new TopicPartition(TOPIC + "-aborted", 0);
+            try (Producer<byte[], byte[]> aborting = new KafkaProducer<>(Map.of("bootstrap.servers",
+                    broker.bootstrapServers(), "transactional.id", "catch-up-it.aborting-2"),
+                    new ByteArraySerializer(), new ByteArraySerializer())) {
+                aborting.initTransactions();
+                aborting.beginTransaction();
+                aborting.send(new ProducerRecord<>(onlyAborted.topic(), "k".getBytes(StandardCharsets.UTF_8),
+                        "never read".getBytes(StandardCharsets.UTF_8))).get();
+                aborting.abortTransaction();
+            }
+            StartOffsets aborted = catchUp.startOffsets(List.of(onlyAborted.topic()), problem -> { });
+            // Then a group that could never commit anything there counts as at the end
+            assertThat(aborted.reachedBy(catchUp.committedPastMarkers("nobody", aborted)::get)).isTrue();
         }
     }
 
