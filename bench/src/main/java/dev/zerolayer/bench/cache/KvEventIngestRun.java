@@ -121,7 +121,8 @@ public final class KvEventIngestRun {
             double elapsed = (System.nanoTime() - startNanos) / 1e9;
             long published = endOffsets(admin, Topics.CACHE_KV_INDEX) - indexBefore;
             System.out.printf("nodes=%d events=%d (%d blocks each) in %.1fs (%.0f events/s, %.0f blocks/s); lag at "
-                    + "the end of sending %s, drained in %.1fs; index offsets written %d (%.0f/s; records plus one commit marker per round); cache-service "
+                    + "the end of sending %s, drained in %.1fs; index offsets written %d (%.0f/s; records plus one "
+                    + "commit marker per round); cache-service "
                     + "CPU %.1f s over %.1f s = %.2f cores (all replicas)%n", nodes, sent, BLOCKS_PER_EVENT,
                     sendSeconds, sent / sendSeconds, sent * BLOCKS_PER_EVENT / sendSeconds, atEnd, drain,
                     published, published / elapsed, cpu, elapsed, cpu / elapsed);

@@ -3,10 +3,12 @@ package dev.zerolayer.bench.ha;
 import dev.zerolayer.bench.proxy.PeerProcess;
 import dev.zerolayer.bench.stack.StackProcess;
 import dev.zerolayer.contracts.codec.EventCodec;
+import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.routing.complexity.ComplexityModels;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import tools.jackson.databind.node.ObjectNode;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -20,6 +22,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * How long the services with one writer (fallback-service: policy and alerts; complexity-service: models) go without
@@ -156,7 +161,7 @@ public final class TakeoverRun {
         long token = 900_000 + round;
         String marker = marker(service, token);
         byte[] body = body(service, survivor, token);
-        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", service.port(leader))) {
+        try (Socket socket = new Socket("127.0.0.1", service.port(leader))) {
             // the paused replica's kernel accepts the connection and holds the request until the process resumes
             socket.getOutputStream().write(("PUT " + service.write() + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                     + "Authorization: " + ADMIN + "\r\nContent-Type: application/json\r\n"
@@ -169,7 +174,7 @@ public final class TakeoverRun {
             socket.setSoTimeout(30_000);
             String status = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines()
                     .findFirst().orElse("(no answer)");
-            String topic = service.module().startsWith("fallback") ? "fallback.policy.v1" : "complexity.model.v1";
+            String topic = service.module().startsWith("fallback") ? Topics.FALLBACK_POLICY : Topics.COMPLEXITY_MODEL;
             System.out.printf(Locale.ROOT, "%s pause %d (SIGSTOP %s-%d for %d ms): survivor's first write accepted "
                     + "after %d ms (%d refused); the paused leader's queued write answered '%s'; its transactions "
                     + "fenced %s; records of it on %s: %d read (read_committed), %d in the log%n", service.module(),
@@ -209,15 +214,15 @@ public final class TakeoverRun {
     private static int countRecords(String kafka, String topic, String marker, String isolation) {
         Map<String, Object> config = Map.of("bootstrap.servers", kafka, "isolation.level", isolation,
                 "enable.auto.commit", "false");
-        try (org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]> consumer =
-                new org.apache.kafka.clients.consumer.KafkaConsumer<>(config,
-                        new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
-                        new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
-            List<org.apache.kafka.common.TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(p -> new org.apache.kafka.common.TopicPartition(topic, p.partition())).toList();
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(config,
+                        new ByteArrayDeserializer(),
+                        new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
-            Map<org.apache.kafka.common.TopicPartition, Long> end = consumer.endOffsets(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
             int found = 0;
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))

@@ -87,15 +87,7 @@ public class CacheConfiguration {
         return new HitRatioWindow(clock, properties.hitWindow());
     }
 
-    /**
-     * The leader's transactional writer of the index, the sessions and prewarm commands, opened at the start of each
-     * term before the takeover read: a former leader paused past its term is fenced by the broker.
-     */
-    @Bean
-    TermWriter termWriter(ZeroLayerProperties platform, TopicGuard guard, MeterRegistry meters) {
-        return TermWriter.of(platform.service(), guard, meters);
-    }
-
+    /** The index, the sessions and prewarm commands go out through the leader's transactional writer (platform's). */
     @Bean
     Outbox outbox(TermWriter termWriter) {
         return new KafkaOutbox(termWriter);

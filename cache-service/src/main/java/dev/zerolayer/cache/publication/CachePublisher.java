@@ -31,9 +31,10 @@ import org.springframework.context.SmartLifecycle;
  * Publishes the cache's state on a fixed cadence, coalesced, one round at a time sent all or none: each tick sends
  * every index block whose holders changed since the last tick once (its holders now, or a tombstone when nobody holds
  * it), at most {@code maxPerTick} of them, then the changed and forgotten sessions, then queued prewarm commands; a
- * round that could not be sent stays queued for the next tick. Among replicas only the one that leads writes (each record stamped with it and its term); the others
- * forget their changes each tick and take no prewarm, and a replica that begins to lead first reconciles with what the
- * topics hold. Stops after the consumers and before the producers, sending what is left.
+ * round that could not be sent stays queued for the next tick. Among replicas only the one that leads writes (each
+ * record stamped with it and its term); the others forget their changes each tick and take no prewarm, and a replica
+ * that begins to lead first reconciles with what the topics hold. Stops after the consumers and before the producers,
+ * sending what is left.
  */
 public class CachePublisher implements SmartLifecycle {
 

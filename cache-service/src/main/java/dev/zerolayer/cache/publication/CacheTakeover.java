@@ -19,11 +19,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * At the start of each term this replica leads, once the term's writer is open (fencing the former leader) and its
- * own state is restored, reads {@code cache.kv-index.v1} and
- * {@code cache.sessions.v1} to their end and reconciles the publisher with them, which then writes under the term, and
- * starts the vLLM bridge (one relay per node: its sequence is the relay's own); when the term ends, publication and the
- * bridge stop at once. Retried as a platform {@link TermTakeover} until it succeeds, the term ends or the service stops.
+ * At the start of each term this replica leads, once the term's writer is open (fencing the former leader) and its own
+ * state is restored, reads {@code cache.kv-index.v1} and {@code cache.sessions.v1} to their end and reconciles the
+ * publisher with them, which then writes under the term, and starts the vLLM bridge (one relay per node: its sequence
+ * is the relay's own); when the term ends, publication and the bridge stop at once. Retried as a platform {@link
+ * TermTakeover} until it succeeds, the term ends or the service stops.
  */
 public class CacheTakeover extends TermTakeover {
 

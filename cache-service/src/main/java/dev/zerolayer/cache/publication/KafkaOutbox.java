@@ -2,7 +2,6 @@ package dev.zerolayer.cache.publication;
 
 import dev.zerolayer.platform.leader.TermWriter;
 import java.util.List;
-import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
@@ -21,7 +20,7 @@ public class KafkaOutbox implements Outbox {
     public boolean send(List<Outgoing> round) {
         List<ProducerRecord<byte[], byte[]>> records = round.stream().map(out -> out.event() == null
                 ? TermWriter.tombstone(out.topic(), out.key())
-                : TermWriter.record(out.topic(), out.event(), Map.of())).toList();
+                : TermWriter.record(out.topic(), out.event())).toList();
         return writer.write(records) == TermWriter.Outcome.COMMITTED;
     }
 }

@@ -60,12 +60,6 @@ public class ComplexityConfiguration {
         return new ActiveModel(complexityModel);
     }
 
-    /** The leader's transactional writer of the model topic: a paused former leader's uploads are fenced. */
-    @Bean
-    TermWriter termWriter(ZeroLayerProperties platform, TopicGuard guard, MeterRegistry meters) {
-        return TermWriter.of(platform.service(), guard, meters);
-    }
-
     @Bean
     ModelTerm modelTerm(TopicGuard guard, Leadership leadership, TermWriter termWriter) {
         return new ModelTerm(guard, leadership, termWriter);

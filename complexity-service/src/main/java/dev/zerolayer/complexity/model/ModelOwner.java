@@ -23,10 +23,10 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * At start, waits until the view has read {@code complexity.model.v1} to the end it had then; only when it holds no usable model is the
- * built-in one published, and only by the replica that leads (a follower waits for the leader's model, or for its own
- * term), so a restart never replaces an uploaded model and two replicas starting together publish it once. Uploads
- * wait until this is done; the tokenizer and scorer are loaded first so no request pays for that.
+ * At start, waits until the view has read {@code complexity.model.v1} to the end it had then; only when it holds no
+ * usable model is the built-in one published, and only by the replica that leads (a follower waits for the leader's
+ * model, or for its own term), so a restart never replaces an uploaded model and two replicas starting together publish
+ * it once. Uploads wait until this is done; the tokenizer and scorer are loaded first so no request pays for that.
  */
 public class ModelOwner implements SmartLifecycle, HealthIndicator {
 

@@ -71,15 +71,6 @@ public class FallbackConfiguration {
         return Leadership.over(Topics.FALLBACK_POLICY, platform, replica, guard, clock);
     }
 
-    /**
-     * The leader's transactional writer of the policy and the alerts, opened at the start of each term before the
-     * takeover read: a former leader paused past its term is fenced by the broker, its writes never read.
-     */
-    @Bean
-    TermWriter termWriter(ZeroLayerProperties platform, TopicGuard guard, MeterRegistry meters) {
-        return TermWriter.of(platform.service(), guard, meters);
-    }
-
     @Bean
     PolicyStore policyStore(FallbackProperties properties, TermWriter termWriter, Clock clock,
             Leadership leadership) {

@@ -10,10 +10,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * At the start of each term this replica leads, once the term's writer is open (fencing the former leader), reads {@code fallback.policy.v1} to its end and reconciles the store
- * with it, which then takes writes, as a platform {@link TermTakeover} retried (the pause growing up to the retry
- * interval) until it succeeds, the term ends or the service stops; when the term ends the store stops taking writes
- * at once.
+ * At the start of each term this replica leads, once the term's writer is open (fencing the former leader), reads
+ * {@code fallback.policy.v1} to its end and reconciles the store with it, which then takes writes, as a platform {@link
+ * TermTakeover} retried (the pause growing up to the retry interval) until it succeeds, the term ends or the service
+ * stops; when the term ends the store stops taking writes at once.
  */
 public class PolicyBootstrap extends TermTakeover {
 

@@ -4,6 +4,8 @@ import dev.zerolayer.platform.admin.AdminGuard;
 import dev.zerolayer.platform.events.EventPublisher;
 import dev.zerolayer.platform.events.EventReader;
 import dev.zerolayer.platform.events.RawBytesConverter;
+import dev.zerolayer.platform.leader.Leadership;
+import dev.zerolayer.platform.leader.TermWriter;
 import dev.zerolayer.platform.topics.DeferredBindingRegistrar;
 import dev.zerolayer.platform.topics.TopicGuard;
 import dev.zerolayer.platform.view.CompactedView;
@@ -18,6 +20,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
@@ -126,6 +129,18 @@ public class PlatformAutoConfiguration {
     org.springframework.cloud.stream.config.ListenerContainerCustomizer<
             org.springframework.kafka.listener.AbstractMessageListenerContainer<?, ?>> transactionMarkerOffsets() {
         return (container, destination, group) -> container.getContainerProperties().setFixTxOffsets(true);
+    }
+
+    /**
+     * The elected writer's transactional producer ({@code transactional.id} {@code <service>.leader}), for every
+     * service that elects one: opened at the start of each term before the takeover read, so a former leader paused
+     * past its term is fenced by the broker.
+     */
+    @Bean
+    @ConditionalOnBean(Leadership.class)
+    @ConditionalOnMissingBean
+    TermWriter termWriter(ZeroLayerProperties properties, TopicGuard guard, MeterRegistry meters) {
+        return TermWriter.of(properties.service(), guard, meters);
     }
 
     @Bean

@@ -13,12 +13,20 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -45,8 +53,8 @@ public class Leadership implements SmartLifecycle, HealthIndicator {
     private final Duration sessionTimeout;
     private final Clock clock;
     private final List<Consumer<Optional<Term>>> listeners = new CopyOnWriteArrayList<>();
-    private final java.util.Queue<java.util.concurrent.CompletableFuture<Boolean>> confirmations =
-            new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final Queue<CompletableFuture<Boolean>> confirmations =
+            new ConcurrentLinkedQueue<>();
     private volatile Term term;
     private volatile KafkaConsumer<byte[], byte[]> consumer;
     private volatile Thread thread;
@@ -120,11 +128,11 @@ public class Leadership implements SmartLifecycle, HealthIndicator {
         if (!holds(generation)) {
             return false;
         }
-        java.util.concurrent.CompletableFuture<Boolean> answer = new java.util.concurrent.CompletableFuture<>();
+        CompletableFuture<Boolean> answer = new CompletableFuture<>();
         confirmations.add(answer);
         try {
-            return answer.get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS) && holds(generation);
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            return answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS) && holds(generation);
+        } catch (ExecutionException | TimeoutException e) {
             return false;
         } finally {
             confirmations.remove(answer);
@@ -143,17 +151,17 @@ public class Leadership implements SmartLifecycle, HealthIndicator {
         }
         boolean accepted;
         try {
-            election.commitSync(Map.of(new TopicPartition(topic, 0), new org.apache.kafka.clients.consumer
-                    .OffsetAndMetadata(0)), Duration.ofSeconds(5));
+            election.commitSync(Map.of(new TopicPartition(topic, 0), new OffsetAndMetadata(0)),
+                    Duration.ofSeconds(5));
             accepted = term != null;
         } catch (WakeupException e) {
             throw e;
-        } catch (org.apache.kafka.common.KafkaException e) {
+        } catch (KafkaException e) {
             // refused (not a member of this generation any more), or a rebalance under way: the next poll tells
             log.info("{} could not confirm its term of {}: {}", replica, group, e.toString());
             accepted = false;
         }
-        java.util.concurrent.CompletableFuture<Boolean> next;
+        CompletableFuture<Boolean> next;
         while ((next = confirmations.poll()) != null) {
             next.complete(accepted);
         }

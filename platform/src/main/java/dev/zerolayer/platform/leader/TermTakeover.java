@@ -90,10 +90,10 @@ public abstract class TermTakeover implements SmartLifecycle {
     /**
      * The term's writer was lost (fenced, broken, or a commit of unknown outcome) while this replica may still lead.
      * Either this replica is a former leader paused past its session that has not polled its election yet, or such a
-     * replica fenced this one while this one leads. Writes stop at once ({@link #termEnded}); then the group coordinator
-     * is asked whether this replica still holds the term ({@link Leadership#confirm}), every {@link #RECONFIRM} until it
-     * answers or the term ends; only if it does are the writer opened and the takeover run again (which reads the
-     * topics before writes resume). A former leader is refused, and its term ends at its next poll.
+     * replica fenced this one while this one leads. Writes stop at once ({@link #termEnded}); then the group
+     * coordinator is asked whether this replica still holds the term ({@link Leadership#confirm}), every
+     * {@link #RECONFIRM} until it answers or the term ends; only if it does are the writer opened and the takeover run
+     * again (which reads the topics before writes resume). A former leader is refused, and its term ends at its next poll.
      */
     private void reopen(long generation) {
         termEnded();

@@ -17,9 +17,11 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.OutOfOrderSequenceException;
 import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -166,15 +168,14 @@ public class TermWriter {
 
     /** Publishes one event (keyed by its key) in a transaction of its own. */
     public Outcome publish(String topic, Event event) {
-        return write(List.of(record(topic, event, Map.of())));
+        return write(List.of(record(topic, event)));
     }
 
-    /** The record an event becomes: JSON keyed by the event's key, with extra headers. */
-    public static ProducerRecord<byte[], byte[]> record(String topic, Event event, Map<String, String> headers) {
+    /** The record an event becomes: JSON keyed by the event's key. */
+    public static ProducerRecord<byte[], byte[]> record(String topic, Event event) {
         ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic,
                 event.key().getBytes(StandardCharsets.UTF_8), EventCodec.encode(event));
         record.headers().add("contentType", "application/json".getBytes(StandardCharsets.UTF_8));
-        headers.forEach((name, value) -> record.headers().add(name, value.getBytes(StandardCharsets.UTF_8)));
         return record;
     }
 
@@ -221,7 +222,7 @@ public class TermWriter {
             log.warn("{} fenced under term {} ({}): another replica registered the id", transactionalId,
                     term.generation(), e.getClass().getSimpleName());
             return new Result(count(Outcome.FENCED), discard(term));
-        } catch (org.apache.kafka.common.errors.TimeoutException | org.apache.kafka.common.errors.InterruptException e) {
+        } catch (TimeoutException | InterruptException e) {
             // the commit may still complete: the outcome is unknown, so the producer goes and the term's takeover
             // reads the topics again before anything more is written
             log.warn("{} transaction of {} record(s) under term {} has an unknown outcome: {}", transactionalId,

@@ -113,6 +113,7 @@ class StartupCatchUpIT {
     }
 
     private static ProducerRecord<byte[], byte[]> record(String value) {
-        return new ProducerRecord<>(TOPIC, "k".getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8));
+        return new ProducerRecord<>(TOPIC, "k".getBytes(StandardCharsets.UTF_8),
+                value.getBytes(StandardCharsets.UTF_8));
     }
 }
