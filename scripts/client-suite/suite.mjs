@@ -225,10 +225,10 @@ await check('openai-sdk', 'legacy completions and models', async () => {
 
 // ------------------------------------------------------------------ a stream cut mid-answer, through both official SDKs
 // With SIMULATOR_URL and ZEROLAYER_ADMIN_TOKEN (the stack's simulator and admin token; ./zerolayer up prints both):
-// one of the two opus nodes (each SDK its own) cuts every stream mid-answer (the router asks nodes to stream even for a
-// client that wants the answer whole); each client stream, and each whole answer asked meanwhile, is complete,
-// well-formed and equal to the uninterrupted one (every simulated node of a model answers a prompt alike), and some of
-// those streams began on the cutting node. Without them the case is skipped (FullStackIT sets them).
+// the opus node the router ranks first for the case's first prompt cuts every stream mid-answer (the router asks nodes
+// to stream even for a client that wants the answer whole); each client stream, and each whole answer asked meanwhile,
+// is complete, well-formed and equal to the uninterrupted one (every simulated node of a model answers a prompt alike),
+// and some of those streams began on the cutting node. Without them the case is skipped (FullStackIT sets them).
 
 const simulator = process.env.SIMULATOR_URL;
 const adminToken = process.env.ZEROLAYER_ADMIN_TOKEN;
@@ -266,11 +266,25 @@ async function opusEligible(limitMs) {
   throw new Error(`the opus nodes did not become eligible again: ${last}`);
 }
 
+/** The opus node the router ranks first for {@code prompt} now: the node a stream of it would begin on. */
+async function rankedFirst(prompt) {
+  const response = await fetch(`${base}/v1/route/explain`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': key, 'anthropic-routing-priority': 'opus' },
+    body: JSON.stringify({ model: 'claude-opus-4-1', max_tokens: 48, messages: [{ role: 'user', content: prompt }] }),
+  });
+  expect(response.ok, `explain: ${response.status}`);
+  const first = (await response.json()).ranked?.[0];
+  expect(OPUS_NODES.includes(first), `explain ranks ${first} first, not an opus node`);
+  return first;
+}
+
 /**
  * Streams each prompt with {@code cutNode} cutting; then, the fault cleared, asks each whole: the answers must match.
- * Each SDK cuts a different node: an earlier case's cuts leave its node the less preferred one for a while.
+ * The cutting node is the one the router ranks first for the first prompt once both are eligible, so the first stream
+ * begins on it whatever an earlier case left behind (the picker is deterministic: a fixed node could stay second).
  */
-async function cutStreams(client, cutNode, streamOne, wholeOne) {
+async function cutStreams(client, streamOne, wholeOne) {
   if (!simulator || !adminToken) {
     return { skipped: 'SIMULATOR_URL / ZEROLAYER_ADMIN_TOKEN not set' };
   }
@@ -281,6 +295,7 @@ async function cutStreams(client, cutNode, streamOne, wholeOne) {
   const wholes = [];
   // an earlier case's cuts open a node's breaker and lower its health for a while: both must be candidates again
   await opusEligible(90_000);
+  const cutNode = await rankedFirst(prompts[0]);
   await simulatorFault(cutNode, 'POST', { type: 'stream_cut', durationMs: 120000, intensity: 1.0 });
   try {
     for (let i = 0; i < prompts.length; i++) {
@@ -313,11 +328,11 @@ async function cutStreams(client, cutNode, streamOne, wholeOne) {
     same(`whole prompt ${i} (recoveries ${whole.recoveries.length})`, whole, await wholeOne(wholePrompts[i], false));
   }
   expect(cut >= 1, `no stream began on the cutting node ${cutNode}: ${streamed.map((s) => s.firstNode)}`);
-  return { streams: prompts.length, beganOnCutNode: cut, wholes: wholes.length, wholesContinued: wholeContinued };
+  return { cutNode, streams: prompts.length, beganOnCutNode: cut, wholes: wholes.length, wholesContinued: wholeContinued };
 }
 
 await check('anthropic-sdk', 'a stream cut mid-answer still ends complete (finalMessage), and a whole answer too', async () => cutStreams(
-  'anthropic-sdk', OPUS_NODES[0],
+  'anthropic-sdk',
   async (prompt) => {
     const stream = anthropic.messages.stream({
       model: 'claude-opus-4-1', max_tokens: 48, messages: [{ role: 'user', content: prompt }],
@@ -337,7 +352,7 @@ await check('anthropic-sdk', 'a stream cut mid-answer still ends complete (final
   }));
 
 await check('openai-sdk', 'a stream cut mid-answer still ends complete (finalChatCompletion), and a whole answer too', async () => cutStreams(
-  'openai-sdk', OPUS_NODES[1],
+  'openai-sdk',
   async (prompt) => {
     let firstNode;
     const stream = openai.chat.completions.stream({
