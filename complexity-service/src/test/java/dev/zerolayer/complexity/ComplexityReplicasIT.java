@@ -8,6 +8,7 @@ import dev.zerolayer.contracts.complexity.ComplexityModel;
 import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.complexity.model.ModelOwner;
 import dev.zerolayer.kafka.embedded.KraftBroker;
+import dev.zerolayer.platform.leader.LeaderForwarding;
 import dev.zerolayer.platform.leader.Leadership;
 import dev.zerolayer.platform.testing.KafkaTestClient;
 import dev.zerolayer.platform.testing.RunningService;
@@ -20,8 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Two complexity-service replicas starting together on a broker of their own: the built-in model is published once,
- * by the replica that leads; an upload sent to the other is refused with 503 and Retry-After, one sent to the leader
- * becomes active on both; when the leader stops, the other takes uploads.
+ * by the replica that leads; an upload sent to the other is passed to the leader and becomes active on both (and is
+ * refused with 503 and Retry-After while the leader cannot be reached); when the leader stops, the other takes uploads.
  */
 class ComplexityReplicasIT {
 
@@ -52,20 +53,28 @@ class ComplexityReplicasIT {
             assertThat(follower.bean(ModelOwner.class).publishedBuiltIn()).isFalse();
             assertThat(follower.bean(Leadership.class).isLeader()).isFalse();
 
-            // When an upload is sent to the follower, then to the leader
+            // When an upload is sent to the follower
             byte[] upload = ComplexityServiceIT.model("cx-replicas-1", 1.1, m -> { });
-            HttpResponse<String> refused = new ComplexityServiceIT.Http(follower.baseUrl())
-                    .send("PUT", "/v1/complexity/model", upload, ADMIN);
-            HttpResponse<String> accepted = new ComplexityServiceIT.Http(leader.baseUrl())
+            HttpResponse<String> passed = new ComplexityServiceIT.Http(follower.baseUrl())
                     .send("PUT", "/v1/complexity/model", upload, ADMIN);
 
-            // Then the follower refused it for now and the leader's upload is active on both
-            assertThat(refused.statusCode()).isEqualTo(503);
-            assertThat(refused.headers().firstValue("Retry-After")).hasValue("1");
-            assertThat(refused.body()).contains("\"type\":\"api_error\"");
-            assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(200);
+            // Then the follower passed it to the leader, which published it, and it is active on both
+            assertThat(passed.statusCode()).as(passed.body()).isEqualTo(200);
+            assertThat(passed.headers().firstValue(LeaderForwarding.ANSWERED_BY))
+                    .hasValue(leader == a ? "complexity-a" : "complexity-b");
+            assertThat(passed.body()).contains("\"modelVersion\":\"cx-replicas-1\"");
             await().atMost(WAIT).until(() -> follower.get("/v1/complexity/model").body()
                     .contains("\"modelVersion\":\"cx-replicas-1\""));
+
+            // When the leader still leads but cannot be reached over HTTP, and an upload is sent to the follower
+            leader.stopWebServer();
+            HttpResponse<String> refused = new ComplexityServiceIT.Http(follower.baseUrl()).send("PUT",
+                    "/v1/complexity/model", ComplexityServiceIT.model("cx-replicas-x", 1.3, m -> { }), ADMIN);
+
+            // Then the follower refuses it for now
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(503);
+            assertThat(refused.headers().firstValue("Retry-After")).hasValue("1");
+            assertThat(refused.body()).contains("\"type\":\"api_error\"");
 
             // When the leader stops, the follower takes uploads
             leader.close();

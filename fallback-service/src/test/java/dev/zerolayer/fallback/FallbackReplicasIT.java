@@ -10,6 +10,7 @@ import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.fallback.policy.PolicyReader;
 import dev.zerolayer.fallback.policy.PolicyStore;
 import dev.zerolayer.kafka.embedded.KraftBroker;
+import dev.zerolayer.platform.leader.LeaderForwarding;
 import dev.zerolayer.platform.leader.Leadership;
 import dev.zerolayer.platform.testing.KafkaTestClient;
 import dev.zerolayer.platform.testing.RunningService;
@@ -27,9 +28,10 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Two fallback-service replicas against a real broker of their own (the shared one's policy topic belongs to the
- * single-replica test, which starts from an empty topic): one leads and writes, the other refuses writes with 503 and
- * Retry-After but serves and records every version; when the leader stops the other takes over, reconciles and writes
- * the next version; no version is published twice or by two writers.
+ * single-replica test, which starts from an empty topic): one leads and writes, the other passes writes to it (and
+ * refuses them with 503 and Retry-After while the leader cannot be reached) and serves and records every version; when
+ * the leader stops the other takes over, reconciles and writes the next version; no version is published twice or by
+ * two writers.
  */
 class FallbackReplicasIT {
 
@@ -62,18 +64,36 @@ class FallbackReplicasIT {
             await().atMost(WAIT).until(() -> follower.get("/v1/policy").statusCode() == 200
                     && version(follower) == version);
 
-            // When a change is sent to the follower, then to the leader
+            // When a change is sent to the follower, then the same change, under the same If-Match, to the leader
             String body = edited(t -> ((ObjectNode) t.get("alerting")).put("minDecisions", 77));
-            HttpResponse<String> refused = put(follower, body, version);
-            HttpResponse<String> accepted = put(leader, body, version);
+            HttpResponse<String> passed = put(follower, body, version);
+            HttpResponse<String> again = put(leader, body, version);
 
-            // Then the follower refused it for now, the leader published it, and the follower serves and records it
-            assertThat(refused.statusCode()).isEqualTo(503);
-            assertThat(refused.headers().firstValue("Retry-After")).hasValue("1");
-            assertThat(refused.body()).contains("\"type\":\"api_error\"").contains("another replica leads");
-            assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(200);
+            // Then the follower passed it to the leader, which applied it once: the repeat is stale, not a new version
+            assertThat(passed.statusCode()).as(passed.body()).isEqualTo(200);
+            assertThat(passed.headers().firstValue(LeaderForwarding.ANSWERED_BY)).hasValue(name(leader, a));
+            assertThat(passed.headers().firstValue("ETag")).hasValue("\"" + (version + 1) + "\"");
+            assertThat(again.statusCode()).as(again.body()).isEqualTo(412);
             await().atMost(WAIT).until(() -> version(follower) == version + 1);
             assertThat(follower.get("/v1/policy/history").body()).contains("\"version\":" + (version + 1));
+
+            // When a rollback is sent to the follower
+            HttpResponse<String> rollback = post(follower, "/v1/policy/rollback/" + version, version + 1);
+
+            // Then it too is the leader's: version + 2 holds the first document again
+            assertThat(rollback.statusCode()).as(rollback.body()).isEqualTo(200);
+            assertThat(rollback.headers().firstValue(LeaderForwarding.ANSWERED_BY)).hasValue(name(leader, a));
+            await().atMost(WAIT).until(() -> version(follower) == version + 2);
+
+            // When the leader still leads but its HTTP server is down, and a change is sent to the follower
+            leader.stopWebServer();
+            HttpResponse<String> refused = put(follower, body, version + 2);
+
+            // Then the follower refuses it for now, in the API's shape, and nothing is published
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(503);
+            assertThat(refused.headers().firstValue("Retry-After")).hasValue("1");
+            assertThat(refused.body()).contains("\"type\":\"api_error\"").contains("another replica leads");
+            assertThat(version(follower)).isEqualTo(version + 2);
 
             // When the leader stops
             long stopped = System.nanoTime();
@@ -84,9 +104,9 @@ class FallbackReplicasIT {
             long takeoverMillis = (System.nanoTime() - stopped) / 1_000_000;
             System.out.printf("fallback-service takeover after a leader's clean stop: %d ms%n", takeoverMillis);
             HttpResponse<String> next = put(follower,
-                    edited(t -> ((ObjectNode) t.get("alerting")).put("minDecisions", 78)), version + 1);
+                    edited(t -> ((ObjectNode) t.get("alerting")).put("minDecisions", 78)), version + 2);
             assertThat(next.statusCode()).as(next.body()).isEqualTo(200);
-            assertThat(version(follower)).isEqualTo(version + 2);
+            assertThat(version(follower)).isEqualTo(version + 3);
 
             // and across both terms no version was published twice, none went back, and each had one writer
             List<FallbackPolicy> published = kafka.readAll(Topics.FALLBACK_POLICY).stream()
@@ -94,11 +114,17 @@ class FallbackReplicasIT {
             List<Long> versions = published.stream().map(FallbackPolicy::version).toList();
             assertThat(versions).doesNotHaveDuplicates().isSorted();
             FallbackPolicy first = find(published, version + 1);
-            FallbackPolicy second = find(published, version + 2);
-            assertThat(first.writer().replica()).isEqualTo(leader == a ? "fallback-a" : "fallback-b");
-            assertThat(second.writer().replica()).isEqualTo(follower == a ? "fallback-a" : "fallback-b");
+            FallbackPolicy rolledBack = find(published, version + 2);
+            FallbackPolicy second = find(published, version + 3);
+            assertThat(first.writer().replica()).isEqualTo(name(leader, a));
+            assertThat(rolledBack.writer().replica()).isEqualTo(name(leader, a));
+            assertThat(second.writer().replica()).isEqualTo(name(follower, a));
             assertThat(second.writer().generation()).isGreaterThan(first.writer().generation());
         }
+    }
+
+    private static String name(RunningService replica, RunningService a) {
+        return replica == a ? "fallback-a" : "fallback-b";
     }
 
     private static boolean writing(RunningService replica) {
@@ -121,6 +147,14 @@ class FallbackReplicasIT {
                 .timeout(Duration.ofSeconds(10)).header("Content-Type", "application/json")
                 .header("Authorization", ADMIN).header("If-Match", "\"" + ifMatch + "\"")
                 .PUT(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> post(RunningService replica, String path, long ifMatch) throws IOException,
+            InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(replica.baseUrl() + path))
+                .timeout(Duration.ofSeconds(10)).header("Authorization", ADMIN)
+                .header("If-Match", "\"" + ifMatch + "\"").POST(HttpRequest.BodyPublishers.noBody()).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private static String edited(java.util.function.Consumer<ObjectNode> edit) {

@@ -26,6 +26,7 @@ import dev.zerolayer.platform.events.EventPublisher;
 import dev.zerolayer.platform.events.EventReader;
 import dev.zerolayer.platform.leader.Leadership;
 import dev.zerolayer.platform.leader.TermWriter;
+import dev.zerolayer.platform.replica.ReplicaAddress;
 import dev.zerolayer.platform.replica.ReplicaId;
 import dev.zerolayer.platform.topics.TopicGuard;
 import dev.zerolayer.platform.view.CompactedView;
@@ -94,8 +95,9 @@ public class CacheConfiguration {
     }
 
     @Bean
-    Leadership leadership(ReplicaId replica, TopicGuard guard, ZeroLayerProperties platform, Clock clock) {
-        return Leadership.over(Topics.CACHE_SESSIONS, platform, replica, guard, clock);
+    Leadership leadership(ReplicaId replica, ReplicaAddress address, TopicGuard guard, ZeroLayerProperties platform,
+            Clock clock) {
+        return Leadership.over(Topics.CACHE_SESSIONS, platform, replica, address, guard, clock);
     }
 
     /** A publisher that writes nothing until {@link CacheTakeover} makes it write under this replica's term. */

@@ -7,8 +7,10 @@ import dev.zerolayer.complexity.calibration.Calibrator;
 import dev.zerolayer.complexity.model.ActiveModel;
 import dev.zerolayer.complexity.model.ModelOwner;
 import dev.zerolayer.platform.config.ZeroLayerProperties;
+import dev.zerolayer.platform.leader.LeaderWrites;
 import dev.zerolayer.platform.leader.Leadership;
 import dev.zerolayer.platform.leader.TermWriter;
+import dev.zerolayer.platform.replica.ReplicaAddress;
 import dev.zerolayer.platform.replica.ReplicaId;
 import dev.zerolayer.complexity.model.ModelPublisher;
 import dev.zerolayer.complexity.model.ModelTerm;
@@ -33,6 +35,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.cloud.stream.function.StreamBridge;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpMethod;
 
 /** The service's beans; consumer bindings and destinations are in application.yml. */
 @Configuration(proxyBeanMethods = false)
@@ -70,10 +73,17 @@ public class ComplexityConfiguration {
         return new ModelPublisher(termWriter, complexityModel);
     }
 
+    /** The writes only the leader takes: a follower passes them to it. */
+    @Bean
+    LeaderWrites leaderWrites() {
+        return LeaderWrites.of("the complexity model", LeaderWrites.Route.of(HttpMethod.PUT, "/v1/complexity/model"));
+    }
+
     /** The one replica that publishes models: elected in a group over the model topic's single partition. */
     @Bean
-    Leadership leadership(ReplicaId replica, TopicGuard guard, ZeroLayerProperties platform, Clock clock) {
-        return Leadership.over(Topics.COMPLEXITY_MODEL, platform, replica, guard, clock);
+    Leadership leadership(ReplicaId replica, ReplicaAddress address, TopicGuard guard, ZeroLayerProperties platform,
+            Clock clock) {
+        return Leadership.over(Topics.COMPLEXITY_MODEL, platform, replica, address, guard, clock);
     }
 
     @Bean

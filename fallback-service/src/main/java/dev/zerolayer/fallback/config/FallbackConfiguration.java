@@ -17,8 +17,10 @@ import dev.zerolayer.fallback.policy.TopicSnapshot;
 import dev.zerolayer.platform.events.DeadLetters;
 import dev.zerolayer.platform.events.EventReader;
 import dev.zerolayer.platform.config.ZeroLayerProperties;
+import dev.zerolayer.platform.leader.LeaderWrites;
 import dev.zerolayer.platform.leader.Leadership;
 import dev.zerolayer.platform.leader.TermWriter;
+import dev.zerolayer.platform.replica.ReplicaAddress;
 import dev.zerolayer.platform.replica.ReplicaId;
 import dev.zerolayer.platform.view.CompactedView;
 import dev.zerolayer.platform.topics.CompactedTopicReader;
@@ -29,6 +31,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.cloud.stream.function.StreamBridge;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpMethod;
 
 /**
  * The service's beans: the decisions consumer and policy view (bound in application.yml), the leadership election, the
@@ -65,10 +68,18 @@ public class FallbackConfiguration {
         return new PolicyReader(new PolicySchema());
     }
 
+    /** The writes only the leader takes: a follower passes them to it. */
+    @Bean
+    LeaderWrites leaderWrites() {
+        return LeaderWrites.of("the policy", LeaderWrites.Route.of(HttpMethod.PUT, "/v1/policy"),
+                LeaderWrites.Route.of(HttpMethod.POST, "/v1/policy/rollback/{version}"));
+    }
+
     /** The one replica that writes the policy and alerts: elected in a group over the policy's single partition. */
     @Bean
-    Leadership leadership(ReplicaId replica, TopicGuard guard, ZeroLayerProperties platform, Clock clock) {
-        return Leadership.over(Topics.FALLBACK_POLICY, platform, replica, guard, clock);
+    Leadership leadership(ReplicaId replica, ReplicaAddress address, TopicGuard guard, ZeroLayerProperties platform,
+            Clock clock) {
+        return Leadership.over(Topics.FALLBACK_POLICY, platform, replica, address, guard, clock);
     }
 
     @Bean

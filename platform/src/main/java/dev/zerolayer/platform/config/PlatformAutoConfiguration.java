@@ -4,8 +4,12 @@ import dev.zerolayer.platform.admin.AdminGuard;
 import dev.zerolayer.platform.events.EventPublisher;
 import dev.zerolayer.platform.events.EventReader;
 import dev.zerolayer.platform.events.RawBytesConverter;
+import dev.zerolayer.platform.leader.LeaderForwarding;
+import dev.zerolayer.platform.leader.LeaderLocator;
+import dev.zerolayer.platform.leader.LeaderWrites;
 import dev.zerolayer.platform.leader.Leadership;
 import dev.zerolayer.platform.leader.TermWriter;
+import dev.zerolayer.platform.replica.ReplicaAddress;
 import dev.zerolayer.platform.topics.DeferredBindingRegistrar;
 import dev.zerolayer.platform.topics.TopicGuard;
 import dev.zerolayer.platform.view.CompactedView;
@@ -13,7 +17,9 @@ import dev.zerolayer.platform.view.ViewsHealthIndicator;
 import dev.zerolayer.platform.web.ApiErrorAdvice;
 import dev.zerolayer.platform.web.ApiErrorWebHandler;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.channel.ChannelOption;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,10 +31,15 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.server.reactive.context.ReactiveWebServerInitializedEvent;
 import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
+import org.springframework.http.client.ReactorResourceFactory;
+import org.springframework.http.client.reactive.ReactorClientHttpConnector;
+import org.springframework.web.reactive.function.client.WebClient;
 
 /** Wires what every service shares: properties, clock, event reader and publisher, topic guard, views health, watchdog. */
 @AutoConfiguration
@@ -78,6 +89,12 @@ public class PlatformAutoConfiguration {
     }
 
     @Bean
+    @ConditionalOnMissingBean
+    ReplicaAddress replicaAddress(ZeroLayerProperties properties) {
+        return ReplicaAddress.of(properties.advertisedUrl());
+    }
+
+    @Bean
     TopicGuard topicGuard(ZeroLayerProperties properties, Environment environment, ApplicationContext context) {
         String servers = environment.getProperty("spring.cloud.stream.kafka.binder.brokers", "127.0.0.1:9092");
         java.util.Map<String, String> clientProperties = org.springframework.boot.context.properties.bind.Binder
@@ -115,6 +132,38 @@ public class PlatformAutoConfiguration {
         @Bean
         ApiErrorAdvice apiErrorAdvice(ApiErrorWebHandler errors) {
             return new ApiErrorAdvice(errors);
+        }
+    }
+
+    /**
+     * A service that elects a leader announces where its replicas answer once the server listens; one that declares
+     * its leader writes ({@link LeaderWrites}) has a follower pass them to the leader.
+     */
+    @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+    @ConditionalOnBean(Leadership.class)
+    static class LeaderWeb {
+
+        @Bean
+        ApplicationListener<ReactiveWebServerInitializedEvent> replicaAddressListener(ReplicaAddress address) {
+            return event -> address.serverStarted(event.getWebServer().getPort());
+        }
+
+        @Bean(destroyMethod = "close")
+        @ConditionalOnMissingBean
+        LeaderLocator leaderLocator(Leadership leadership, TopicGuard guard) {
+            return new LeaderLocator(leadership, guard, Duration.ofSeconds(3));
+        }
+
+        @Bean
+        @ConditionalOnBean(LeaderWrites.class)
+        LeaderForwarding leaderForwarding(LeaderWrites writes, Leadership leadership, LeaderLocator locator,
+                ZeroLayerProperties properties, ReactorResourceFactory resources, MeterRegistry meters) {
+            int connectMillis = 2_000;
+            WebClient client = WebClient.builder().clientConnector(new ReactorClientHttpConnector(resources,
+                    http -> http.option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectMillis))).build();
+            return new LeaderForwarding(writes, leadership, locator, client, properties.leaderForwardTimeout(),
+                    meters);
         }
     }
 

@@ -22,6 +22,9 @@ import org.springframework.validation.annotation.Validated;
  * @param replicaId          this replica's name on the records it writes (empty: host name and pid)
  * @param leaderSessionTimeout how long a leader that died holds its term before another replica takes over (at least
  *                           the broker's {@code group.min.session.timeout.ms}, 6 s by default)
+ * @param advertisedUrl      this replica's base URL for its peers (a leader's followers pass it admin writes); empty:
+ *                           {@code http://<this host's address>:<server port>}
+ * @param leaderForwardTimeout how long a follower waits for the leader's answer to a write it passed on
  */
 @Validated
 @ConfigurationProperties("zerolayer")
@@ -34,5 +37,7 @@ public record ZeroLayerProperties(
         @DefaultValue("") String adminToken,
         Long parentPid,
         @DefaultValue("") String replicaId,
-        @DefaultValue("6s") Duration leaderSessionTimeout) {
+        @DefaultValue("6s") Duration leaderSessionTimeout,
+        @DefaultValue("") String advertisedUrl,
+        @DefaultValue("30s") Duration leaderForwardTimeout) {
 }

@@ -2,9 +2,11 @@ package dev.zerolayer.platform.leader;
 
 import dev.zerolayer.contracts.event.Writer;
 import dev.zerolayer.platform.config.ZeroLayerProperties;
+import dev.zerolayer.platform.replica.ReplicaAddress;
 import dev.zerolayer.platform.replica.ReplicaId;
 import dev.zerolayer.platform.topics.TopicGuard;
 import dev.zerolayer.platform.web.ApiException;
+import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
@@ -49,6 +52,7 @@ public class Leadership implements SmartLifecycle, HealthIndicator {
     private final String group;
     private final String topic;
     private final String replica;
+    private final Supplier<Optional<URI>> address;
     private final TopicGuard guard;
     private final Duration sessionTimeout;
     private final Clock clock;
@@ -59,18 +63,24 @@ public class Leadership implements SmartLifecycle, HealthIndicator {
     private volatile KafkaConsumer<byte[], byte[]> consumer;
     private volatile Thread thread;
     private volatile boolean running;
+    /** The generation this replica last announced itself under, and when to try again after a refusal (its thread). */
+    private long announced = -1;
+    private long announceAfterNanos;
 
     /**
      * @param group          the election group (one per service)
      * @param topic          a topic of the service's own (one partition is best: with more, a replica joining may be
      *                       given partition 0 and the term moves)
+     * @param address        where this replica answers HTTP, announced to the followers while it leads (empty: not
+     *                       yet known, or nowhere)
      * @param sessionTimeout how long a dead leader holds the term (the broker's minimum is 6 s by default)
      */
-    public Leadership(String group, String topic, String replica, TopicGuard guard, Duration sessionTimeout,
-            Clock clock) {
+    public Leadership(String group, String topic, String replica, Supplier<Optional<URI>> address, TopicGuard guard,
+            Duration sessionTimeout, Clock clock) {
         this.group = group;
         this.topic = topic;
         this.replica = replica;
+        this.address = address;
         this.guard = guard;
         this.sessionTimeout = sessionTimeout;
         this.clock = clock;
@@ -78,12 +88,32 @@ public class Leadership implements SmartLifecycle, HealthIndicator {
 
     /**
      * The election of a service's writer: group {@code <service>.leader} over {@code topic} (one of the
-     * service's own output topics), with the platform's replica name and session timeout.
+     * service's own output topics), with the platform's replica name, address and session timeout.
      */
-    public static Leadership over(String topic, ZeroLayerProperties platform, ReplicaId replica, TopicGuard guard,
-            Clock clock) {
-        return new Leadership(platform.service() + ".leader", topic, replica.value(), guard,
+    public static Leadership over(String topic, ZeroLayerProperties platform, ReplicaId replica,
+            ReplicaAddress address, TopicGuard guard, Clock clock) {
+        return new Leadership(platform.service() + ".leader", topic, replica.value(), address, guard,
                 platform.leaderSessionTimeout(), clock);
+    }
+
+    /** The election group. */
+    public String group() {
+        return group;
+    }
+
+    /** The topic whose partition 0 makes its holder the leader. */
+    public String topic() {
+        return topic;
+    }
+
+    /** This replica's id, as it names itself in the election ({@code <group>-<replica>} is its client id). */
+    public String replica() {
+        return replica;
+    }
+
+    /** The client id a replica's election consumer has in the group. */
+    public static String clientId(String group, String replica) {
+        return group + "-" + replica;
     }
 
     /** A leader's term: the election group's generation when it began, and when. */
@@ -151,7 +181,7 @@ public class Leadership implements SmartLifecycle, HealthIndicator {
         }
         boolean accepted;
         try {
-            election.commitSync(Map.of(new TopicPartition(topic, 0), new OffsetAndMetadata(0)),
+            election.commitSync(Map.of(new TopicPartition(topic, 0), new OffsetAndMetadata(0, announcement())),
                     Duration.ofSeconds(5));
             accepted = term != null;
         } catch (WakeupException e) {
@@ -164,6 +194,40 @@ public class Leadership implements SmartLifecycle, HealthIndicator {
         CompletableFuture<Boolean> next;
         while ((next = confirmations.poll()) != null) {
             next.complete(accepted);
+        }
+    }
+
+    /** What this replica's commits say while it leads: its term and address, or nothing while either is unknown. */
+    private String announcement() {
+        Term now = term;
+        Optional<URI> url = address.get();
+        return now == null || url.isEmpty() ? "" : new LeaderAnnouncement(now.generation(), replica, url.get()).encode();
+    }
+
+    /**
+     * Once per term, as soon as its address is known, the leader commits under its generation with its announcement as
+     * the metadata (the coordinator takes it only from a member of the current generation); refused, it tries again a
+     * second later.
+     */
+    private void announce(KafkaConsumer<byte[], byte[]> election) {
+        Term now = term;
+        if (now == null || announced == now.generation() || System.nanoTime() < announceAfterNanos) {
+            return;
+        }
+        String metadata = announcement();
+        if (metadata.isEmpty()) {
+            return;
+        }
+        try {
+            election.commitSync(Map.of(new TopicPartition(topic, 0), new OffsetAndMetadata(0, metadata)),
+                    Duration.ofSeconds(5));
+            announced = now.generation();
+            log.info("{} announced itself as leader of {}: {}", replica, group, metadata);
+        } catch (WakeupException e) {
+            throw e;
+        } catch (KafkaException e) {
+            announceAfterNanos = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+            log.info("{} could not announce its term of {} yet: {}", replica, group, e.toString());
         }
     }
 
@@ -193,7 +257,7 @@ public class Leadership implements SmartLifecycle, HealthIndicator {
         Map<String, Object> config = new LinkedHashMap<>(guard.clientProperties());
         config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, guard.bootstrapServers());
         config.put(ConsumerConfig.GROUP_ID_CONFIG, group);
-        config.put(ConsumerConfig.CLIENT_ID_CONFIG, group + "-" + replica);
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId(group, replica));
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         // cooperative: a replica joining or leaving moves no partition it does not have to, so the leader keeps its
         // term while others come and go
@@ -211,6 +275,7 @@ public class Leadership implements SmartLifecycle, HealthIndicator {
                 while (running) {
                     election.poll(Duration.ofMillis(250));
                     answerConfirmations(election);
+                    announce(election);
                 }
             } catch (WakeupException e) {
                 // stopping
@@ -284,6 +349,7 @@ public class Leadership implements SmartLifecycle, HealthIndicator {
         Term now = term;
         Health.Builder health = Health.up().withDetail("replica", replica).withDetail("role",
                 now == null ? "follower" : "leader");
+        address.get().ifPresent(url -> health.withDetail("address", url.toString()));
         if (now != null) {
             health.withDetail("generation", now.generation()).withDetail("since", now.since().toString());
         }

@@ -15,6 +15,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -37,10 +38,11 @@ class TermTakeoverIT {
         try (KraftBroker broker = KraftBroker.create(dir.resolve("kafka")).start()) {
             // Given the only replica of a service, leading its election, its writer open and its takeover run once
             ZeroLayerProperties properties = new ZeroLayerProperties("fallback-service", true, (short) 1,
-                    Duration.ofSeconds(1), "", "", null, "replica-a", Duration.ofSeconds(6));
+                    Duration.ofSeconds(1), "", "", null, "replica-a", Duration.ofSeconds(6), "",
+                    Duration.ofSeconds(30));
             TopicGuard guard = new TopicGuard(properties, broker.bootstrapServers(), () -> { });
             Leadership leadership = new Leadership("term-takeover-it.leader", Topics.FALLBACK_POLICY, "replica-a",
-                    guard, Duration.ofSeconds(6), Clock.systemUTC());
+                    Optional::empty, guard, Duration.ofSeconds(6), Clock.systemUTC());
             TermWriter writer = writer(broker);
             List<Long> takeovers = new CopyOnWriteArrayList<>();
             TermTakeover takeover = new TermTakeover("it-takeover", guard, Duration.ofSeconds(1), leadership, writer) {

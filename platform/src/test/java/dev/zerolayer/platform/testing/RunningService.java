@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /** A real service started in this JVM on a random port against a given broker; closing it stops it like a shutdown. */
@@ -71,6 +72,11 @@ public final class RunningService implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /** Stops the HTTP server only: the service goes on otherwise (its Kafka clients, its election), unreachable. */
+    public void stopWebServer() {
+        ((WebServerApplicationContext) context).getWebServer().stop();
     }
 
     @Override
