@@ -40,6 +40,7 @@ import org.springframework.core.env.Environment;
 import org.springframework.http.client.ReactorResourceFactory;
 import org.springframework.http.client.reactive.ReactorClientHttpConnector;
 import org.springframework.web.reactive.function.client.WebClient;
+import reactor.core.publisher.Mono;
 
 /** Wires what every service shares: properties, clock, event reader and publisher, topic guard, views health, watchdog. */
 @AutoConfiguration
@@ -150,9 +151,17 @@ public class PlatformAutoConfiguration {
         }
 
         @Bean(destroyMethod = "close")
+        @ConditionalOnBean(LeaderWrites.class)
         @ConditionalOnMissingBean
         LeaderLocator leaderLocator(Leadership leadership, TopicGuard guard) {
             return new LeaderLocator(leadership, guard, Duration.ofSeconds(3));
+        }
+
+        /** One lookup once the server listens, so the first write a follower passes on finds its client warm. */
+        @Bean
+        @ConditionalOnBean(LeaderLocator.class)
+        ApplicationListener<ReactiveWebServerInitializedEvent> leaderLocatorPrimer(LeaderLocator locator) {
+            return event -> locator.leader().onErrorResume(e -> Mono.empty()).subscribe();
         }
 
         @Bean

@@ -39,5 +39,5 @@ public record ZeroLayerProperties(
         @DefaultValue("") String replicaId,
         @DefaultValue("6s") Duration leaderSessionTimeout,
         @DefaultValue("") String advertisedUrl,
-        @DefaultValue("30s") Duration leaderForwardTimeout) {
+        @DefaultValue("15s") Duration leaderForwardTimeout) {
 }

@@ -22,6 +22,7 @@ import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 import org.springframework.web.util.UriComponentsBuilder;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -39,6 +40,8 @@ public final class LeaderForwarding implements WebFilter {
     private static final Logger log = LoggerFactory.getLogger(LeaderForwarding.class);
     private static final Set<String> HOP_BY_HOP = Set.of("host", "connection", "keep-alive", "transfer-encoding", "te",
             "upgrade", "proxy-connection", "trailer");
+
+    private static final Duration TERM_CHECK = Duration.ofMillis(500);
 
     private final LeaderWrites writes;
     private final Leadership leadership;
@@ -105,6 +108,7 @@ public final class LeaderForwarding implements WebFilter {
                     count("forwarded");
                     return response.writeWith(answer.bodyToFlux(DataBuffer.class)).thenReturn(true);
                 })
+                .or(termMoved(leader))
                 .timeout(timeout)
                 .onErrorResume(LeaderForwarding::notSent, e -> {
                     count("unreachable");
@@ -123,6 +127,26 @@ public final class LeaderForwarding implements WebFilter {
                     return new ApiException(502, "api_error", "the leader (" + leader.replica() + ") broke off its "
                             + "answer; the write may have been applied: read " + writes.what() + " back before "
                             + "sending it again");
+                });
+    }
+
+    /**
+     * Fails once the term the write was passed under is over while its answer is awaited (a leader paused past its
+     * session holds the request in its socket): this replica leads now, or another leader announced itself. The old
+     * leader's writer is fenced from then on, but it may have applied the write before, so the client is told to read
+     * back rather than to send again blindly.
+     */
+    private Mono<Boolean> termMoved(LeaderAnnouncement leader) {
+        return Flux.interval(TERM_CHECK, TERM_CHECK)
+                .concatMap(tick -> leadership.isLeader() ? Mono.just(true) : locator.leader()
+                        .map(now -> now.generation() != leader.generation() || !now.replica().equals(leader.replica()))
+                        .onErrorResume(e -> Mono.empty()))
+                .filter(Boolean::booleanValue).next()
+                .flatMap(moved -> {
+                    count("failed");
+                    return Mono.error(new ApiException(504, "api_error", "the leader (" + leader.replica() + ") "
+                            + "lost its term before it answered; the write may have been applied: read "
+                            + writes.what() + " back before sending it again"));
                 });
     }
 

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.ClassicGroupDescription;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -41,15 +41,17 @@ public final class LeaderLocator implements AutoCloseable {
                             .listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().toCompletionStage())
                     .map(offsets -> Optional.ofNullable(offsets.get(electing)).map(OffsetAndMetadata::metadata)
                             .flatMap(LeaderAnnouncement::parse));
-            Mono<Optional<String>> holder = Mono.fromCompletionStage(client.describeConsumerGroups(List.of(
-                            group)).describedGroups().get(group).toCompletionStage())
+            // the election runs the classic protocol: describing it as a consumer group would try the new protocol's
+            // request first and fall back after a retry backoff (about 100 ms a lookup)
+            Mono<Optional<String>> holder = Mono.fromCompletionStage(client.describeClassicGroups(List.of(group))
+                            .describedGroups().get(group).toCompletionStage())
                     .map(this::holderOfPartitionZero);
             return Mono.zip(announced, holder).flatMap(both -> Mono.justOrEmpty(both.getT1()
                     .filter(a -> both.getT2().filter(Leadership.clientId(group, a.replica())::equals).isPresent())));
         }).timeout(timeout);
     }
 
-    private Optional<String> holderOfPartitionZero(ConsumerGroupDescription description) {
+    private Optional<String> holderOfPartitionZero(ClassicGroupDescription description) {
         return description.members().stream()
                 .filter(member -> member.assignment().topicPartitions().contains(electing))
                 .map(MemberDescription::clientId).findFirst();
