@@ -1,6 +1,6 @@
 package dev.zerolayer.complexity.web;
 
-import org.springframework.core.io.buffer.DataBuffer;
+import dev.zerolayer.platform.web.DataBuffers;
 import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.server.reactive.ServerHttpRequest;
@@ -19,18 +19,8 @@ final class RequestBodies {
         }
         int max = (int) Math.min(Integer.MAX_VALUE - 8, limit);
         return DataBufferUtils.join(request.getBody(), max)
-                .map(RequestBodies::bytes)
+                .map(DataBuffers::drain)
                 .defaultIfEmpty(new byte[0])
                 .onErrorMap(DataBufferLimitException.class, e -> new BodyTooLargeException(limit));
-    }
-
-    private static byte[] bytes(DataBuffer buffer) {
-        try {
-            byte[] bytes = new byte[buffer.readableByteCount()];
-            buffer.read(bytes);
-            return bytes;
-        } finally {
-            DataBufferUtils.release(buffer);
-        }
     }
 }

@@ -147,7 +147,11 @@ public class PlatformAutoConfiguration {
 
         @Bean
         ApplicationListener<ReactiveWebServerInitializedEvent> replicaAddressListener(ReplicaAddress address) {
-            return event -> address.serverStarted(event.getWebServer().getPort());
+            return event -> {
+                if (event.getApplicationContext().getServerNamespace() == null) { // not the management server
+                    address.serverStarted(event.getWebServer().getPort());
+                }
+            };
         }
 
         @Bean(destroyMethod = "close")
@@ -171,7 +175,7 @@ public class PlatformAutoConfiguration {
             int connectMillis = 2_000;
             WebClient client = WebClient.builder().clientConnector(new ReactorClientHttpConnector(resources,
                     http -> http.option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectMillis))).build();
-            return new LeaderForwarding(writes, leadership, locator, client, properties.leaderForwardTimeout(),
+            return new LeaderForwarding(writes, leadership, locator::leader, client, properties.leaderForwardTimeout(),
                     meters);
         }
     }

@@ -1,6 +1,7 @@
 package dev.zerolayer.platform.leader;
 
 import dev.zerolayer.platform.web.ApiException;
+import dev.zerolayer.platform.web.DataBuffers;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.ConnectException;
@@ -8,11 +9,16 @@ import java.net.URI;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatusCode;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.reactive.function.BodyInserters;
@@ -24,11 +30,12 @@ import org.springframework.web.server.WebFilterChain;
 import org.springframework.web.util.UriComponentsBuilder;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
- * A leader write that reaches a follower is passed to the leader and its answer returned unchanged; when no leader is
- * known or it cannot be reached, the follower's own handler answers (503 with {@code Retry-After}); a passed request is
- * never passed on again.
+ * A leader write that reaches a follower is passed to the leader and its whole answer returned unchanged; when no
+ * leader is known or it cannot be reached, the follower's own handler answers (503 with {@code Retry-After}); a passed
+ * request is never passed on again.
  */
 public final class LeaderForwarding implements WebFilter {
 
@@ -42,16 +49,21 @@ public final class LeaderForwarding implements WebFilter {
             "upgrade", "proxy-connection", "trailer");
 
     private static final Duration TERM_CHECK = Duration.ofMillis(500);
+    /** The largest answer passed back (the services' admin answers are a few kB). */
+    private static final int MAX_ANSWER = 4 * 1024 * 1024;
 
     private final LeaderWrites writes;
     private final Leadership leadership;
-    private final LeaderLocator locator;
+    private final Supplier<Mono<LeaderAnnouncement>> locator;
     private final WebClient client;
     private final Duration timeout;
     private final MeterRegistry meters;
 
-    public LeaderForwarding(LeaderWrites writes, Leadership leadership, LeaderLocator locator, WebClient client,
-            Duration timeout, MeterRegistry meters) {
+    /**
+     * @param locator the leader now, or empty when none is known ({@link LeaderLocator#leader()})
+     */
+    public LeaderForwarding(LeaderWrites writes, Leadership leadership, Supplier<Mono<LeaderAnnouncement>> locator,
+            WebClient client, Duration timeout, MeterRegistry meters) {
         this.writes = writes;
         this.leadership = leadership;
         this.locator = locator;
@@ -67,11 +79,12 @@ public final class LeaderForwarding implements WebFilter {
                 || !writes.matches(request.getMethod(), request.getPath().pathWithinApplication())) {
             return chain.filter(exchange);
         }
-        return locator.leader()
+        return locator.get()
                 .onErrorResume(e -> {
                     log.info("leader of {} not looked up: {}", leadership.group(), e.toString());
                     return Mono.empty();
                 })
+                .publishOn(Schedulers.parallel()) // off the Admin client's I/O thread
                 .filter(leader -> !leader.replica().equals(leadership.replica()))
                 .flatMap(leader -> forward(exchange, leader))
                 .switchIfEmpty(Mono.fromSupplier(() -> {
@@ -81,12 +94,16 @@ public final class LeaderForwarding implements WebFilter {
                 .flatMap(forwarded -> forwarded ? Mono.<Void>empty() : chain.filter(exchange));
     }
 
-    /** True once the leader's answer is on its way to the client; false when nothing reached the leader. */
+    /** The leader's whole answer: nothing reaches the client before it is complete, so a failure can still be told. */
+    private record Answer(HttpStatusCode status, HttpHeaders headers, byte[] body) {
+    }
+
+    /** True once the leader's answer was sent to the client; false when nothing reached the leader. */
     private Mono<Boolean> forward(ServerWebExchange exchange, LeaderAnnouncement leader) {
         ServerHttpRequest request = exchange.getRequest();
         URI target = UriComponentsBuilder.fromUri(leader.url()).replacePath(request.getPath().value())
                 .replaceQuery(request.getURI().getRawQuery()).build(true).toUri();
-        return client.method(request.getMethod()).uri(target)
+        Mono<Answer> answer = client.method(request.getMethod()).uri(target)
                 .headers(headers -> {
                     request.getHeaders().forEach((name, values) -> {
                         if (!HOP_BY_HOP.contains(name.toLowerCase(Locale.ROOT))) {
@@ -96,25 +113,18 @@ public final class LeaderForwarding implements WebFilter {
                     headers.set(FORWARDED_FROM, leadership.replica());
                 })
                 .body(BodyInserters.fromDataBuffers(request.getBody()))
-                .exchangeToMono(answer -> {
-                    ServerHttpResponse response = exchange.getResponse();
-                    response.setStatusCode(answer.statusCode());
-                    answer.headers().asHttpHeaders().forEach((name, values) -> {
-                        if (!HOP_BY_HOP.contains(name.toLowerCase(Locale.ROOT))) {
-                            response.getHeaders().addAll(name, values);
-                        }
-                    });
-                    response.getHeaders().set(ANSWERED_BY, leader.replica());
-                    count("forwarded");
-                    return response.writeWith(answer.bodyToFlux(DataBuffer.class)).thenReturn(true);
-                })
+                .exchangeToMono(response -> DataBufferUtils.join(response.bodyToFlux(DataBuffer.class), MAX_ANSWER)
+                        .map(DataBuffers::drain).defaultIfEmpty(new byte[0])
+                        .map(body -> new Answer(response.statusCode(), response.headers().asHttpHeaders(), body)));
+        return answer
                 .or(termMoved(leader))
                 .timeout(timeout)
+                .map(Optional::of)
                 .onErrorResume(LeaderForwarding::notSent, e -> {
                     count("unreachable");
                     log.info("leader {} of {} at {} not reachable: {}", leader.replica(), leadership.group(),
                             leader.url(), ((WebClientRequestException) e).getMostSpecificCause().toString());
-                    return Mono.just(false);
+                    return Mono.just(Optional.empty());
                 })
                 .onErrorMap(TimeoutException.class, e -> {
                     count("failed");
@@ -122,24 +132,42 @@ public final class LeaderForwarding implements WebFilter {
                             + "within " + timeout.toMillis() + " ms; the write may still be applied: read "
                             + writes.what() + " back before sending it again");
                 })
-                .onErrorMap(WebClientRequestException.class, e -> {
+                .onErrorMap(e -> !(e instanceof ApiException), e -> {
                     count("failed");
+                    log.info("leader {} of {} broke off its answer: {}", leader.replica(), leadership.group(),
+                            e.toString());
                     return new ApiException(502, "api_error", "the leader (" + leader.replica() + ") broke off its "
                             + "answer; the write may have been applied: read " + writes.what() + " back before "
                             + "sending it again");
-                });
+                })
+                .flatMap(got -> got.isEmpty() ? Mono.just(false) : send(exchange, leader, got.get()).thenReturn(true));
+    }
+
+    private Mono<Void> send(ServerWebExchange exchange, LeaderAnnouncement leader, Answer answer) {
+        ServerHttpResponse response = exchange.getResponse();
+        response.setStatusCode(answer.status());
+        answer.headers().forEach((name, values) -> {
+            String lower = name.toLowerCase(Locale.ROOT);
+            if (!HOP_BY_HOP.contains(lower) && !"content-length".equals(lower)) {
+                response.getHeaders().addAll(name, values);
+            }
+        });
+        response.getHeaders().set(ANSWERED_BY, leader.replica());
+        count("forwarded");
+        return response.writeWith(Mono.fromSupplier(() -> response.bufferFactory().wrap(answer.body())));
     }
 
     /**
      * Fails once the term the write was passed under is over while its answer is awaited (a leader paused past its
-     * session holds the request in its socket): this replica leads now, or another leader announced itself. The old
+     * session holds the request in its socket): this replica leads now, or another replica announced itself. The old
      * leader's writer is fenced from then on, but it may have applied the write before, so the client is told to read
      * back rather than to send again blindly.
      */
-    private Mono<Boolean> termMoved(LeaderAnnouncement leader) {
+    private <T> Mono<T> termMoved(LeaderAnnouncement leader) {
         return Flux.interval(TERM_CHECK, TERM_CHECK)
-                .concatMap(tick -> leadership.isLeader() ? Mono.just(true) : locator.leader()
-                        .map(now -> now.generation() != leader.generation() || !now.replica().equals(leader.replica()))
+                .onBackpressureDrop() // a lookup slower than the period skips ticks rather than failing
+                .concatMap(tick -> leadership.isLeader() ? Mono.just(true) : locator.get()
+                        .map(now -> !now.replica().equals(leader.replica()))
                         .onErrorResume(e -> Mono.empty()))
                 .filter(Boolean::booleanValue).next()
                 .flatMap(moved -> {

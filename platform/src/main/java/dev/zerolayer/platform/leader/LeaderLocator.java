@@ -25,6 +25,7 @@ public final class LeaderLocator implements AutoCloseable {
     private final TopicGuard guard;
     private final Duration timeout;
     private volatile Admin admin;
+    private volatile boolean closed;
 
     public LeaderLocator(Leadership leadership, TopicGuard guard, Duration timeout) {
         this.group = leadership.group();
@@ -37,6 +38,9 @@ public final class LeaderLocator implements AutoCloseable {
     public Mono<LeaderAnnouncement> leader() {
         return Mono.defer(() -> {
             Admin client = admin();
+            if (client == null) {
+                return Mono.empty(); // closed
+            }
             Mono<Optional<LeaderAnnouncement>> announced = Mono.fromCompletionStage(client
                             .listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().toCompletionStage())
                     .map(offsets -> Optional.ofNullable(offsets.get(electing)).map(OffsetAndMetadata::metadata)
@@ -62,7 +66,7 @@ public final class LeaderLocator implements AutoCloseable {
         if (client == null) {
             synchronized (this) {
                 client = admin;
-                if (client == null) {
+                if (client == null && !closed) {
                     int millis = (int) timeout.toMillis();
                     Map<String, Object> config = KafkaClientSecurity.adminConfig(guard.bootstrapServers(),
                             guard.clientProperties(), millis, millis);
@@ -76,6 +80,7 @@ public final class LeaderLocator implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        closed = true;
         if (admin != null) {
             admin.close(Duration.ofSeconds(2));
             admin = null;
