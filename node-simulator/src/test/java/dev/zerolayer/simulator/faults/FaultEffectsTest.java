@@ -256,9 +256,14 @@ class FaultEffectsTest {
                     .doesNotContain("message_stop", "message_delta");
             assertThat(cut.stream().filter(f -> "content_block_delta".equals(f.event())).count()).isLessThan(200);
 
-            HttpResponse<InputStream> openAi = openAiNode.postStreaming("/v1/chat/completions",
-                    openAi("tell me a long story", 200, true));
-            assertThat(Sse.read(openAi.body())).extracting(Sse.Frame::data).isNotEmpty().doesNotContain("[DONE]");
+            // the same for the OpenAI protocol: the first of three cut streams that delivered anything
+            List<Sse.Frame> cutOpenAi = List.of();
+            for (int attempt = 0; attempt < 3 && cutOpenAi.isEmpty(); attempt++) {
+                HttpResponse<InputStream> openAi = openAiNode.postStreaming("/v1/chat/completions",
+                        openAi("tell me a long story", 200, true));
+                cutOpenAi = Sse.read(openAi.body());
+            }
+            assertThat(cutOpenAi).extracting(Sse.Frame::data).isNotEmpty().doesNotContain("[DONE]");
 
             // non-streaming answers are not affected
             assertThat(node.post("/v1/messages", anthropic("short", 3, false)).statusCode()).isEqualTo(200);
