@@ -55,7 +55,10 @@ public final class KafkaTestClient implements AutoCloseable {
         }
     }
 
-    /** Every record now in the topic, read from the beginning of all partitions. */
+    /**
+     * Every committed record now in the topic, read from the beginning of all partitions; a transaction whose commit
+     * markers are still on their way (a commit returns before they are written) is waited for, up to 5 s.
+     */
     public List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
         Properties props = new Properties();
         props.putAll(clientProperties);
@@ -63,20 +66,35 @@ public final class KafkaTestClient implements AutoCloseable {
         props.put(ConsumerConfig.GROUP_ID_CONFIG, "test-reader-" + UUID.randomUUID());
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"); // as the services read
+        Properties uncommitted = new Properties();
+        uncommitted.putAll(props);
+        uncommitted.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
         List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-        try (var consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (var consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+                var written = new KafkaConsumer<>(uncommitted, new ByteArrayDeserializer(),
+                        new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(10)).stream()
                     .map(info -> new TopicPartition(topic, info.partition())).collect(Collectors.toList());
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> all = written.endOffsets(partitions);
+            long settleBy = System.nanoTime() + Duration.ofSeconds(5).toNanos();
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            while (!end.equals(all) && System.nanoTime() < settleBy) {
+                consumer.poll(Duration.ofMillis(50)).forEach(records::add);
+                end = consumer.endOffsets(partitions);
+            }
             long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-            while (System.nanoTime() < deadline
-                    && partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
+            while (System.nanoTime() < deadline && !readTo(consumer, partitions, end)) {
                 consumer.poll(Duration.ofMillis(100)).forEach(records::add);
             }
         }
         return records;
+    }
+
+    private static boolean readTo(KafkaConsumer<byte[], byte[]> consumer, List<TopicPartition> partitions,
+            Map<TopicPartition, Long> end) {
+        return partitions.stream().allMatch(p -> consumer.position(p) >= end.get(p));
     }
 
     public static String header(ConsumerRecord<byte[], byte[]> record, String name) {
