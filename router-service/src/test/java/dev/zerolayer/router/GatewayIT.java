@@ -331,6 +331,15 @@ class GatewayIT {
                 HttpResponse<String> unknown = post(service, "/v1/nope", "{}");
                 assertThat(unknown.statusCode()).isEqualTo(404);
                 assertThat(json(unknown).path("error").path("type").stringValue()).isEqualTo("not_found_error");
+                // a path of neither API from an OpenAI client (bearer token, no anthropic-version): OpenAI's shape
+                HttpResponse<String> embeddings = post(service, "/v1/embeddings", "{\"input\":\"x\"}",
+                        "authorization", "Bearer sk-test");
+                assertThat(embeddings.statusCode()).isEqualTo(404);
+                assertThat(json(embeddings).has("type")).isFalse();
+                assertThat(json(embeddings).path("error").path("message").stringValue()).contains("/v1/embeddings");
+                HttpResponse<String> anthropicUnknown = post(service, "/v1/files", "{}", "authorization",
+                        "Bearer sk-test", "anthropic-version", "2023-06-01");
+                assertThat(json(anthropicUnknown).path("type").stringValue()).isEqualTo("error");
                 HttpResponse<String> textPlain = post(service, "/v1/messages", anthropic("m", false, "x"),
                         "content-type", "text/plain");
                 assertThat(textPlain.statusCode()).isEqualTo(415);

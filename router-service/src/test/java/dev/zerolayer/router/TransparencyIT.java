@@ -433,6 +433,16 @@ class TransparencyIT {
         FakeNode.Received completion = hTool.received().get(hTool.received().size() - 1);
         assertThat(completion.path()).isEqualTo("/v1/completions");
         assertThat(completion.body()).contains("\"prompt\":\"Once\"").contains("\"include_usage\":true");
+        // a reasoning effort reaches an OpenAI node as Chat Completions' reasoning_effort (opus's node cannot take it)
+        HttpResponse<String> effort = post(service, "/v1/responses", "{\"model\":\"m\",\"input\":\"Why?\","
+                + "\"max_output_tokens\":8,\"reasoning\":{\"effort\":\"high\",\"summary\":\"auto\"}}",
+                "anthropic-routing-priority", "opus");
+        assertThat(effort.statusCode()).as(effort.body()).isEqualTo(200);
+        assertThat(json(effort).path("reasoning").path("effort").stringValue()).isEqualTo("high");
+        FakeNode.Received reasoned = hTool.received().get(hTool.received().size() - 1);
+        assertThat(reasoned.path()).isEqualTo("/v1/chat/completions");
+        assertThat(EventCodec.mapper().readTree(reasoned.body()).path("reasoning_effort").stringValue())
+                .isEqualTo("high");
         // from an unknown OpenAI path the error is OpenAI-shaped
         HttpResponse<String> missing = post(service, "/v1/responses/x/cancel", "{}");
         assertThat(missing.statusCode()).isIn(404, 405);

@@ -4,6 +4,7 @@ import static dev.zerolayer.router.translate.TranslationJson.copy;
 import static dev.zerolayer.router.translate.TranslationJson.obj;
 
 import dev.zerolayer.contracts.codec.EventCodec;
+import java.util.Map;
 import java.util.Set;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -12,10 +13,10 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * An OpenAI Responses request (the stateless subset) as a Chat Completions request with the same meaning:
  * instructions, input messages and their text, image and file parts, function tools and choice, function calls and
- * their outputs, the text format, sampling, the output limit and the user; from there {@link ChatToAnthropic} takes
- * it to Anthropic nodes. Hosted tools, hosted tool items, reasoning effort and unknown fields throw
+ * their outputs, the text format, sampling, the output limit, the reasoning effort and the user; from there
+ * {@link ChatToAnthropic} takes it to Anthropic nodes. Hosted tools, hosted tool items and unknown fields throw
  * {@link Untranslatable}; reasoning items of earlier turns are left behind, as are hints ({@code store},
- * {@code include}, {@code metadata}, {@code truncation}, {@code service_tier}, cache keys).
+ * {@code include}, {@code metadata}, {@code truncation}, {@code service_tier}, reasoning summaries, cache keys).
  */
 public final class ResponsesToChat {
 
@@ -23,6 +24,10 @@ public final class ResponsesToChat {
             "max_output_tokens", "temperature", "top_p", "parallel_tool_calls", "store", "metadata", "user",
             "safety_identifier", "prompt_cache_key", "prompt_cache_retention", "stream", "stream_options", "include",
             "truncation", "service_tier", "reasoning", "top_logprobs", "background", "max_tool_calls");
+
+    /** Chat Completions fields that stand for a Responses field of another name. */
+    private static final Map<String, String> RESPONSES_NAMES = Map.of("reasoning_effort", "reasoning.effort",
+            "max_tokens", "max_output_tokens", "response_format", "text.format");
 
     private ResponsesToChat() {
     }
@@ -33,10 +38,6 @@ public final class ResponsesToChat {
             if (!KNOWN.contains(field)) {
                 throw new Untranslatable(field, "no equivalent on the nodes' APIs");
             }
-        }
-        JsonNode effort = in.path("reasoning").path("effort");
-        if (!effort.isMissingNode() && !effort.isNull() && !effort.asString("").equals("none")) {
-            throw new Untranslatable("reasoning.effort", "no exact equivalent on the nodes' APIs");
         }
         if (in.path("top_logprobs").asInt(0) > 0) {
             throw new Untranslatable("top_logprobs", "not carried by this gateway");
@@ -61,6 +62,7 @@ public final class ResponsesToChat {
         copy(in, "temperature", out, "temperature");
         copy(in, "top_p", out, "top_p");
         copy(in, "parallel_tool_calls", out, "parallel_tool_calls");
+        copy(in.path("reasoning"), "effort", out, "reasoning_effort"); // the same levels in both OpenAI APIs
         String user = in.path("user").isString() ? in.get("user").stringValue()
                 : in.path("safety_identifier").isString() ? in.get("safety_identifier").stringValue() : null;
         if (user != null) {
@@ -71,6 +73,20 @@ public final class ResponsesToChat {
         out.put("stream", true);
         out.putObject("stream_options").put("include_usage", true);
         return out;
+    }
+
+    /**
+     * The Anthropic Messages body, by way of the Chat Completions one; a field refused on the way is named as the
+     * Responses API names it.
+     */
+    public static ObjectNode toAnthropic(ObjectNode in) {
+        ObjectNode chat = translate(in);
+        try {
+            return ChatToAnthropic.translate(chat);
+        } catch (Untranslatable problem) {
+            String own = RESPONSES_NAMES.get(problem.field());
+            throw own == null ? problem : new Untranslatable(own, problem.getMessage());
+        }
     }
 
     private static void item(JsonNode item, String where, ArrayNode messages) {

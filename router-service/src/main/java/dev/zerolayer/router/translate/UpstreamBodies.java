@@ -84,7 +84,7 @@ public final class UpstreamBodies {
             case ANTHROPIC -> AnthropicToChat.translate(body);
             case OPENAI -> ChatToAnthropic.translate(body);
             case RESPONSES -> protocol == UpstreamProtocol.OPENAI ? ResponsesToChat.translate(body)
-                    : ChatToAnthropic.translate(ResponsesToChat.translate(body));
+                    : ResponsesToChat.toAnthropic(body);
             case COMPLETIONS -> throw new Untranslatable("prompt", "legacy completions are served by "
                     + "OpenAI-protocol nodes only");
         };

@@ -12,8 +12,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * The platform's error handler (same statuses, types and messages for every error) writing each error in the client
- * API's own shape: OpenAI's on the OpenAI paths (and on {@code /v1/models} for non-Anthropic clients), else Anthropic's;
- * every error carries a trace id.
+ * API's own shape: OpenAI's on the OpenAI paths (and on {@code /v1/models} for non-Anthropic clients, and on other
+ * paths for a bearer-token client without {@code anthropic-version}), else Anthropic's; every error carries a trace id.
  */
 @Component
 public class ApiErrorHandler extends ApiErrorWebHandler {
@@ -34,9 +34,15 @@ public class ApiErrorHandler extends ApiErrorWebHandler {
 
     private static ClientApi clientApi(ServerWebExchange exchange) {
         String path = exchange.getRequest().getPath().value();
-        if (path.startsWith("/v1/models") && !ModelsController.anthropicClient(exchange.getRequest().getHeaders())) {
+        HttpHeaders headers = exchange.getRequest().getHeaders();
+        if (path.startsWith("/v1/models") && !ModelsController.anthropicClient(headers)) {
             return ClientApi.OPENAI;
         }
-        return ClientApi.forPath(path);
+        ClientApi api = ClientApi.forPath(path);
+        if (api == ClientApi.ANTHROPIC && !path.startsWith("/v1/messages") && !ModelsController.anthropicClient(headers)
+                && headers.getFirst(HttpHeaders.AUTHORIZATION) != null && !headers.containsHeader("x-api-key")) {
+            return ClientApi.OPENAI; // a path of neither API (/v1/embeddings) from a client that looks like OpenAI's
+        }
+        return api;
     }
 }

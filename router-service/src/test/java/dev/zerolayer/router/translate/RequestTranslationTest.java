@@ -159,6 +159,29 @@ class RequestTranslationTest {
     }
 
     @Test
+    void aResponsesReasoningEffortIsChatsReasoningEffortAndStaysOffAnthropicNodes() {
+        // Given a Responses request with a reasoning effort and a summary (as the Vercel AI SDK and Codex send them)
+        ObjectNode responses = json("""
+                {"model":"m","input":"x","reasoning":{"effort":"low","summary":"auto"}}""");
+        // Then an OpenAI-protocol node gets the same effort under Chat Completions' name, the summary left behind
+        ObjectNode chat = ResponsesToChat.translate(responses);
+        assertThat(chat.path("reasoning_effort").stringValue()).isEqualTo("low");
+        assertThat(chat.has("reasoning")).isFalse();
+        // and an Anthropic node cannot be given it: refused under the field's Responses name
+        assertThatThrownBy(() -> ResponsesToChat.toAnthropic(responses))
+                .isInstanceOfSatisfying(Untranslatable.class, e -> assertThat(e.field()).isEqualTo("reasoning.effort"));
+        UpstreamBodies bodies = new UpstreamBodies(RequestParser.responses(responses.toString()
+                .getBytes(StandardCharsets.UTF_8)));
+        assertThat(bodies.problem(UpstreamProtocol.OPENAI)).isNull();
+        assertThat(bodies.problem(UpstreamProtocol.ANTHROPIC).field()).isEqualTo("reasoning.effort");
+        // while no reasoning at all ("none") is carried to both
+        ObjectNode none = json("""
+                {"model":"m","input":"x","reasoning":{"effort":"none"}}""");
+        assertThat(ResponsesToChat.translate(none).path("reasoning_effort").stringValue()).isEqualTo("none");
+        assertThat(ResponsesToChat.toAnthropic(none).has("thinking")).isFalse();
+    }
+
+    @Test
     void upstreamBodiesKeepTheClientsOwnBodyForItsApiAndStreamAlways() {
         byte[] raw = ("{\"model\":\"asked\",\"max_tokens\":5,\"future_field\":{\"x\":1},"
                 + "\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}").getBytes(StandardCharsets.UTF_8);
