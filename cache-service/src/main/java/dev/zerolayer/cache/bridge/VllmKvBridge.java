@@ -24,7 +24,9 @@ import org.zeromq.ZMQ;
 /**
  * Bridges real vLLM nodes' KV events into {@code cache.kv-events.v1}: one ZeroMQ SUB socket per configured endpoint
  * (connected, subscribed to its topic prefix), each message translated for its node and queued; the queue is handed to
- * the publisher in order from the same thread and keeps what the broker did not take (past {@code maxQueued} the
+ * the publisher in order from the same thread, in batches of up to {@value #MAX_BATCH} that go out whole or not at all
+ * (the leader's transaction, so a relay whose term ended is fenced by the broker), and keeps what the broker did not
+ * take (past {@code maxQueued} the
  * oldest are dropped and counted, readers see the gap). Malformed messages are counted in
  * {@code zerolayer_cache_bridge_frames_total{outcome="malformed"}} and skipped. A connection whose ZMTP handshake does
  * not finish within {@code handshakeTimeout} is dropped and reconnected (see {@link #DEFAULT_HANDSHAKE_TIMEOUT}).
@@ -45,12 +47,15 @@ public class VllmKvBridge implements SmartLifecycle {
      */
     public static final Duration DEFAULT_HANDSHAKE_TIMEOUT = Duration.ofSeconds(2);
 
+    /** The most events handed to the publisher at once. */
+    public static final int MAX_BATCH = 1_000;
+
     /** One vLLM KV-event publisher: which node it is, its ZeroMQ address and the topic prefix to subscribe to. */
     public record Endpoint(String nodeId, String address, String topic) {
     }
 
     private final List<Endpoint> endpoints;
-    private final Predicate<KvCacheEvent> publisher;
+    private final Predicate<List<KvCacheEvent>> publisher;
     private final Clock clock;
     private final int maxQueued;
     private final Duration handshakeTimeout;
@@ -59,20 +64,21 @@ public class VllmKvBridge implements SmartLifecycle {
     private final Counter malformed;
     private final Counter dropped;
     private final List<VllmStreamTranslator> translators = new ArrayList<>();
+    private final Map<String, AtomicLong> sequences = new HashMap<>();
     private volatile boolean running;
     private Thread worker;
 
-    /** @param publisher sends one event, false when it could not (it is tried again) */
-    public VllmKvBridge(List<Endpoint> endpoints, Predicate<KvCacheEvent> publisher, Clock clock, int maxQueued,
+    /** @param publisher sends events in order, all or none; false when it could not (they are tried again) */
+    public VllmKvBridge(List<Endpoint> endpoints, Predicate<List<KvCacheEvent>> publisher, Clock clock, int maxQueued,
             MeterRegistry meters) {
         this(endpoints, publisher, clock, maxQueued, DEFAULT_HANDSHAKE_TIMEOUT, meters);
     }
 
     /**
-     * @param publisher        sends one event, false when it could not (it is tried again)
+     * @param publisher        sends events in order, all or none; false when it could not (they are tried again)
      * @param handshakeTimeout a connection whose ZMTP handshake takes longer is dropped and reconnected
      */
-    public VllmKvBridge(List<Endpoint> endpoints, Predicate<KvCacheEvent> publisher, Clock clock, int maxQueued,
+    public VllmKvBridge(List<Endpoint> endpoints, Predicate<List<KvCacheEvent>> publisher, Clock clock, int maxQueued,
             Duration handshakeTimeout, MeterRegistry meters) {
         if (handshakeTimeout.isNegative() || handshakeTimeout.isZero()) {
             throw new IllegalArgumentException("handshakeTimeout must be positive, was " + handshakeTimeout);
@@ -86,7 +92,6 @@ public class VllmKvBridge implements SmartLifecycle {
         this.malformed = frames(meters, "malformed");
         this.dropped = Counter.builder("zerolayer.cache.bridge.events.dropped")
                 .description("Bridged KV events dropped because the queue was full").register(meters);
-        Map<String, AtomicLong> sequences = new HashMap<>();
         long start = clock.millis() * 1000;
         for (Endpoint endpoint : this.endpoints) {
             translators.add(new VllmStreamTranslator(endpoint.nodeId(),
@@ -122,21 +127,25 @@ public class VllmKvBridge implements SmartLifecycle {
         }
     }
 
-    /** Sends what is queued, in order, until it is empty or a send fails; returns how many went. */
+    /** Sends what is queued, in order and in batches, until it is empty or a send fails; returns how many went. */
     int drain() {
         int sent = 0;
         while (true) {
-            KvCacheEvent next;
+            List<KvCacheEvent> batch;
             synchronized (queue) {
-                next = queue.peekFirst();
+                batch = queue.stream().limit(MAX_BATCH).toList();
             }
-            if (next == null || !publisher.test(next)) {
+            if (batch.isEmpty() || !publisher.test(batch)) {
                 return sent;
             }
             synchronized (queue) {
-                queue.pollFirst();
+                for (KvCacheEvent event : batch) {
+                    if (queue.peekFirst() == event) { // unless the full queue dropped it meanwhile
+                        queue.pollFirst();
+                    }
+                }
             }
-            sent++;
+            sent += batch.size();
         }
     }
 
@@ -192,6 +201,10 @@ public class VllmKvBridge implements SmartLifecycle {
         if (endpoints.isEmpty() || running) {
             return;
         }
+        // a relay's sequence starts at its start time: above what a relay that ran before it (on another replica, in
+        // an earlier term) can have reached, as long as it relayed under a million events a second per node
+        long now = clock.millis() * 1000;
+        sequences.values().forEach(sequence -> sequence.accumulateAndGet(now, Math::max));
         running = true;
         worker = new Thread(this::loop, "vllm-kv-bridge");
         worker.setDaemon(true);

@@ -22,7 +22,6 @@ import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.config.ZeroLayerProperties;
 import dev.zerolayer.platform.events.DeadLetters;
-import dev.zerolayer.platform.events.EventPublisher;
 import dev.zerolayer.platform.events.EventReader;
 import dev.zerolayer.platform.leader.Leadership;
 import dev.zerolayer.platform.leader.TermWriter;
@@ -43,8 +42,6 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(CacheProperties.class)
 public class CacheConfiguration {
-
-    static final String KV_EVENTS_OUT = "kvEvents-out-0";
 
     @Bean
     BlockIndex blockIndex(CacheProperties properties) {
@@ -155,10 +152,12 @@ public class CacheConfiguration {
     }
 
     @Bean
-    VllmKvBridge vllmKvBridge(CacheProperties properties, EventPublisher events, Clock clock, MeterRegistry meters) {
+    VllmKvBridge vllmKvBridge(CacheProperties properties, TermWriter termWriter, Clock clock, MeterRegistry meters) {
         return new VllmKvBridge(properties.vllmBridge().endpoints().stream()
                 .map(e -> new VllmKvBridge.Endpoint(e.nodeId(), e.address(), e.topic())).toList(),
-                event -> events.publish(KV_EVENTS_OUT, event), clock, properties.vllmBridge().maxQueued(),
+                events -> termWriter.write(events.stream()
+                        .map(event -> TermWriter.record(Topics.CACHE_KV_EVENTS, event)).toList())
+                        == TermWriter.Outcome.COMMITTED, clock, properties.vllmBridge().maxQueued(),
                 properties.vllmBridge().handshakeTimeout(), meters);
     }
 }

@@ -3,6 +3,7 @@ package dev.zerolayer.cache.bridge;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.zerolayer.cache.MutableClock;
 import dev.zerolayer.contracts.cache.KvCacheEvent;
 import dev.zerolayer.contracts.cache.KvEventType;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -11,6 +12,8 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -38,7 +41,7 @@ class VllmKvBridgeTest {
             int port = pub.bindToRandomPort("tcp://127.0.0.1");
             VllmKvBridge bridge = new VllmKvBridge(
                     List.of(new VllmKvBridge.Endpoint("vllm-a", "tcp://127.0.0.1:" + port, "kv@")),
-                    event -> brokerUp.get() && published.add(event), Clock.systemUTC(), 1000, meters);
+                    events -> brokerUp.get() && published.addAll(events), Clock.systemUTC(), 1000, meters);
             bridge.start();
             try {
                 // Readiness handshake: PUB drops messages until the SUB is connected and subscribed, so send a probe
@@ -111,6 +114,64 @@ class VllmKvBridgeTest {
 
     private static double malformed(SimpleMeterRegistry meters) {
         return meters.counter("zerolayer.cache.bridge.frames", "outcome", "malformed").count();
+    }
+
+    @Test
+    void queuedEventsGoInOrderedBatchesWholeOrNotAtAll() throws Exception {
+        // Given a bridge (not started) with more events queued than one batch holds, and a publisher that refuses once
+        List<List<KvCacheEvent>> batches = new ArrayList<>();
+        AtomicBoolean refuse = new AtomicBoolean(true);
+        VllmKvBridge bridge = new VllmKvBridge(List.of(new VllmKvBridge.Endpoint("vllm-a", "tcp://127.0.0.1:1", "")),
+                events -> !refuse.getAndSet(false) && batches.add(List.copyOf(events)), Clock.systemUTC(),
+                10 * VllmKvBridge.MAX_BATCH, new SimpleMeterRegistry());
+        long seq = 0;
+        while (bridge.queued() <= VllmKvBridge.MAX_BATCH) {
+            assertThat(bridge.handle(0, VllmFrames.frames("kv@vllm-a", seq++,
+                    VllmStreamTranslatorTest.stored("GPU", PROBE)))).isTrue();
+        }
+        int queued = bridge.queued();
+        // When the first batch is refused, nothing goes and nothing is lost
+        assertThat(bridge.drain()).isZero();
+        assertThat(bridge.queued()).isEqualTo(queued);
+        // Then the next drain sends everything in batches of at most MAX_BATCH, in order
+        assertThat(bridge.drain()).isEqualTo(queued);
+        assertThat(bridge.queued()).isZero();
+        assertThat(batches).hasSize(2);
+        assertThat(batches.get(0)).hasSize(VllmKvBridge.MAX_BATCH);
+        assertThat(batches.stream().flatMap(List::stream).map(KvCacheEvent::sequence).toList()).hasSize(queued)
+                .isSorted().doesNotHaveDuplicates();
+    }
+
+    @Test
+    void aRelayStartedLaterNumbersItsEventsAboveOneThatRanBefore() throws Exception {
+        // Given two replicas' bridges for one node: B's built first (its replica started earlier), A's 5 minutes later
+        MutableClock clock = new MutableClock(Instant.parse("2026-12-04T12:00:00Z"));
+        VllmKvBridge.Endpoint node = new VllmKvBridge.Endpoint("vllm-a", "tcp://127.0.0.1:1", "");
+        List<KvCacheEvent> byA = new CopyOnWriteArrayList<>();
+        List<KvCacheEvent> byB = new CopyOnWriteArrayList<>();
+        VllmKvBridge b = new VllmKvBridge(List.of(node), byB::addAll, clock, 100, new SimpleMeterRegistry());
+        clock.advance(Duration.ofMinutes(5));
+        VllmKvBridge a = new VllmKvBridge(List.of(node), byA::addAll, clock, 100, new SimpleMeterRegistry());
+        // and A leads first and relays
+        relay(a, 3, byA);
+        // When B takes over 7 s later and relays
+        clock.advance(Duration.ofSeconds(7));
+        relay(b, 1, byB);
+        // Then B's events number above A's, so readers apply them rather than drop them as stale
+        assertThat(byB.get(0).sequence()).isGreaterThan(byA.get(byA.size() - 1).sequence());
+    }
+
+    private static void relay(VllmKvBridge bridge, int messages, List<KvCacheEvent> published) throws Exception {
+        bridge.start();
+        try {
+            for (int i = 0; i < messages; i++) {
+                assertThat(bridge.handle(0, VllmFrames.frames("kv@vllm-a", i,
+                        VllmStreamTranslatorTest.stored("GPU", PROBE)))).isTrue();
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> published.size() == messages);
+        } finally {
+            bridge.stop();
+        }
     }
 
     private static void send(ZMQ.Socket pub, String topic, long seq, byte[] payload) {

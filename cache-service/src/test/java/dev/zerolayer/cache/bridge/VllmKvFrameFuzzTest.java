@@ -202,7 +202,7 @@ class VllmKvFrameFuzzTest {
         private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
         private final List<KvCacheEvent> sent = new ArrayList<>();
         private final VllmKvBridge bridge = new VllmKvBridge(
-                List.of(new VllmKvBridge.Endpoint("vllm-fuzz", "tcp://127.0.0.1:1", "")), sent::add,
+                List.of(new VllmKvBridge.Endpoint("vllm-fuzz", "tcp://127.0.0.1:1", "")), sent::addAll,
                 new MutableClock(Instant.parse("2026-11-29T12:00:00Z")), 1_000_000, meters);
         private long accepted;
         private long refused;
