@@ -26,8 +26,7 @@ import org.zeromq.ZMQ;
  * (connected, subscribed to its topic prefix), each message translated for its node and queued; the queue is handed to
  * the publisher in order from the same thread, in batches of up to {@value #MAX_BATCH} that go out whole or not at all
  * (the leader's transaction, so a relay whose term ended is fenced by the broker), and keeps what the broker did not
- * take (past {@code maxQueued} the
- * oldest are dropped and counted, readers see the gap). Malformed messages are counted in
+ * take (past {@code maxQueued} the oldest are dropped and counted, readers see the gap). Malformed messages are counted in
  * {@code zerolayer_cache_bridge_frames_total{outcome="malformed"}} and skipped. A connection whose ZMTP handshake does
  * not finish within {@code handshakeTimeout} is dropped and reconnected (see {@link #DEFAULT_HANDSHAKE_TIMEOUT}).
  * Not started with the context: the replica that leads runs it (one relay per node, as its sequence is the relay's).

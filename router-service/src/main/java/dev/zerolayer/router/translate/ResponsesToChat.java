@@ -4,7 +4,6 @@ import static dev.zerolayer.router.translate.TranslationJson.copy;
 import static dev.zerolayer.router.translate.TranslationJson.obj;
 
 import dev.zerolayer.contracts.codec.EventCodec;
-import java.util.Map;
 import java.util.Set;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -24,10 +23,6 @@ public final class ResponsesToChat {
             "max_output_tokens", "temperature", "top_p", "parallel_tool_calls", "store", "metadata", "user",
             "safety_identifier", "prompt_cache_key", "prompt_cache_retention", "stream", "stream_options", "include",
             "truncation", "service_tier", "reasoning", "top_logprobs", "background", "max_tool_calls");
-
-    /** Chat Completions fields that stand for a Responses field of another name. */
-    private static final Map<String, String> RESPONSES_NAMES = Map.of("reasoning_effort", "reasoning.effort",
-            "max_tokens", "max_output_tokens", "response_format", "text.format");
 
     private ResponsesToChat() {
     }
@@ -76,7 +71,7 @@ public final class ResponsesToChat {
     }
 
     /**
-     * The Anthropic Messages body, by way of the Chat Completions one; a field refused on the way is named as the
+     * The Anthropic Messages body, by way of the Chat Completions one; a refused reasoning effort is named as the
      * Responses API names it.
      */
     public static ObjectNode toAnthropic(ObjectNode in) {
@@ -84,8 +79,8 @@ public final class ResponsesToChat {
         try {
             return ChatToAnthropic.translate(chat);
         } catch (Untranslatable problem) {
-            String own = RESPONSES_NAMES.get(problem.field());
-            throw own == null ? problem : new Untranslatable(own, problem.getMessage());
+            throw problem.field().equals("reasoning_effort")
+                    ? new Untranslatable("reasoning.effort", problem.getMessage()) : problem;
         }
     }
 
