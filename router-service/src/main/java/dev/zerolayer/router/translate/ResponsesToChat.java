@@ -4,6 +4,7 @@ import static dev.zerolayer.router.translate.TranslationJson.copy;
 import static dev.zerolayer.router.translate.TranslationJson.obj;
 
 import dev.zerolayer.contracts.codec.EventCodec;
+import java.util.Map;
 import java.util.Set;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -23,6 +24,10 @@ public final class ResponsesToChat {
             "max_output_tokens", "temperature", "top_p", "parallel_tool_calls", "store", "metadata", "user",
             "safety_identifier", "prompt_cache_key", "prompt_cache_retention", "stream", "stream_options", "include",
             "truncation", "service_tier", "reasoning", "top_logprobs", "background", "max_tool_calls");
+
+    /** The Chat Completions fields {@link ChatToAnthropic} can refuse, by the Responses field they came from. */
+    private static final Map<String, String> RESPONSES_NAMES = Map.of("reasoning_effort", "reasoning.effort",
+            "response_format.type", "text.format.type");
 
     private ResponsesToChat() {
     }
@@ -71,16 +76,16 @@ public final class ResponsesToChat {
     }
 
     /**
-     * The Anthropic Messages body, by way of the Chat Completions one; a refused reasoning effort is named as the
-     * Responses API names it.
+     * The Anthropic Messages body, by way of the Chat Completions one; a refused field that this translation put
+     * under a Chat Completions name is named as the Responses API names it.
      */
     public static ObjectNode toAnthropic(ObjectNode in) {
         ObjectNode chat = translate(in);
         try {
             return ChatToAnthropic.translate(chat);
         } catch (Untranslatable problem) {
-            throw problem.field().equals("reasoning_effort")
-                    ? new Untranslatable("reasoning.effort", problem.getMessage()) : problem;
+            String responsesName = RESPONSES_NAMES.get(problem.field());
+            throw responsesName == null ? problem : new Untranslatable(responsesName, problem.getMessage());
         }
     }
 

@@ -182,6 +182,19 @@ class RequestTranslationTest {
     }
 
     @Test
+    void aResponsesJsonModeRefusedOnAnthropicNodesIsNamedAsTheClientSentIt() {
+        // Given a Responses request in JSON mode without a schema
+        ObjectNode responses = json("""
+                {"model":"m","input":"x","text":{"format":{"type":"json_object"}}}""");
+        // Then an OpenAI-protocol node gets it as Chat Completions' JSON mode
+        assertThat(ResponsesToChat.translate(responses).path("response_format").path("type").stringValue())
+                .isEqualTo("json_object");
+        // and an Anthropic node's refusal names the Responses field, not the Chat Completions one
+        assertThatThrownBy(() -> ResponsesToChat.toAnthropic(responses))
+                .isInstanceOfSatisfying(Untranslatable.class, e -> assertThat(e.field()).isEqualTo("text.format.type"));
+    }
+
+    @Test
     void upstreamBodiesKeepTheClientsOwnBodyForItsApiAndStreamAlways() {
         byte[] raw = ("{\"model\":\"asked\",\"max_tokens\":5,\"future_field\":{\"x\":1},"
                 + "\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}").getBytes(StandardCharsets.UTF_8);
