@@ -158,7 +158,7 @@ class TransparencyIT {
     }
 
     /** The thresholds with node-health records trusted for 10 minutes (no telemetry-service republishes them here). */
-    private static dev.zerolayer.contracts.fallback.Thresholds fresh(dev.zerolayer.contracts.fallback.Thresholds t) {
+    static dev.zerolayer.contracts.fallback.Thresholds fresh(dev.zerolayer.contracts.fallback.Thresholds t) {
         return new dev.zerolayer.contracts.fallback.Thresholds(t.clusterHealthMin(), t.highComplexity(),
                 t.peakBandLow(), t.peakBandHigh(), t.peakLoadMark(), t.loadSpikeRise(), t.loadSpikeWindowMs(),
                 t.smUnavailableAbove(), t.smRecoverBelow(), t.smHoldMs(), t.sampleStaleMs(), 600_000,

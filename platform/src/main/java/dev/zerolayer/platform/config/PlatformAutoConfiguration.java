@@ -136,14 +136,10 @@ public class PlatformAutoConfiguration {
         }
     }
 
-    /**
-     * A service that elects a leader announces where its replicas answer once the server listens; one that declares
-     * its leader writes ({@link LeaderWrites}) has a follower pass them to the leader.
-     */
+    /** Every reactive service learns where it answers its peers once its server listens ({@link ReplicaAddress}). */
     @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
     @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
-    @ConditionalOnBean(Leadership.class)
-    static class LeaderWeb {
+    static class ReplicaWeb {
 
         @Bean
         ApplicationListener<ReactiveWebServerInitializedEvent> replicaAddressListener(ReplicaAddress address) {
@@ -153,6 +149,16 @@ public class PlatformAutoConfiguration {
                 }
             };
         }
+    }
+
+    /**
+     * A service that elects a leader announces where its replicas answer once the server listens; one that declares
+     * its leader writes ({@link LeaderWrites}) has a follower pass them to the leader.
+     */
+    @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
+    @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+    @ConditionalOnBean(Leadership.class)
+    static class LeaderWeb {
 
         @Bean(destroyMethod = "close")
         @ConditionalOnBean(LeaderWrites.class)

@@ -2,15 +2,14 @@ package dev.zerolayer.platform.leader;
 
 import dev.zerolayer.platform.web.ApiException;
 import dev.zerolayer.platform.web.DataBuffers;
+import dev.zerolayer.platform.web.PassedHeaders;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -45,9 +44,6 @@ public final class LeaderForwarding implements WebFilter {
     public static final String ANSWERED_BY = "x-zerolayer-answered-by";
 
     private static final Logger log = LoggerFactory.getLogger(LeaderForwarding.class);
-    private static final Set<String> HOP_BY_HOP = Set.of("host", "connection", "keep-alive", "transfer-encoding", "te",
-            "upgrade", "proxy-connection", "trailer");
-
     private static final Duration TERM_CHECK = Duration.ofMillis(500);
     /** The largest answer passed back (the services' admin answers are a few kB). */
     private static final int MAX_ANSWER = 4 * 1024 * 1024;
@@ -105,11 +101,7 @@ public final class LeaderForwarding implements WebFilter {
                 .replaceQuery(request.getURI().getRawQuery()).build(true).toUri();
         Mono<Answer> answer = client.method(request.getMethod()).uri(target)
                 .headers(headers -> {
-                    request.getHeaders().forEach((name, values) -> {
-                        if (!HOP_BY_HOP.contains(name.toLowerCase(Locale.ROOT))) {
-                            headers.addAll(name, values);
-                        }
-                    });
+                    PassedHeaders.copy(request.getHeaders(), headers);
                     headers.set(FORWARDED_FROM, leadership.replica());
                 })
                 .body(BodyInserters.fromDataBuffers(request.getBody()))
@@ -146,12 +138,7 @@ public final class LeaderForwarding implements WebFilter {
     private Mono<Void> send(ServerWebExchange exchange, LeaderAnnouncement leader, Answer answer) {
         ServerHttpResponse response = exchange.getResponse();
         response.setStatusCode(answer.status());
-        answer.headers().forEach((name, values) -> {
-            String lower = name.toLowerCase(Locale.ROOT);
-            if (!HOP_BY_HOP.contains(lower) && !"content-length".equals(lower)) {
-                response.getHeaders().addAll(name, values);
-            }
-        });
+        PassedHeaders.copy(answer.headers(), response.getHeaders());
         response.getHeaders().set(ANSWERED_BY, leader.replica());
         count("forwarded");
         return response.writeWith(Mono.fromSupplier(() -> response.bufferFactory().wrap(answer.body())));

@@ -2,7 +2,6 @@ package dev.zerolayer.router.answer;
 
 import dev.zerolayer.contracts.telemetry.UpstreamProtocol;
 import dev.zerolayer.router.wire.ClientApi;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -19,7 +18,7 @@ public final class Answers {
     private final int estimatedInput;
     private final boolean clientWantsUsage;
     private final ObjectNode request;
-    private final Consumer<ObjectNode> items;
+    private final ItemSink items;
     private final boolean keep;
     private ClientEvents events;
 
@@ -34,7 +33,7 @@ public final class Answers {
      * @param keep             keep what the client got of a stream (a broken one may then go on elsewhere)
      */
     public Answers(ClientApi client, String model, Supplier<ObjectNode> debug, int estimatedInput,
-            boolean clientWantsUsage, ObjectNode request, Consumer<ObjectNode> items, boolean keep) {
+            boolean clientWantsUsage, ObjectNode request, ItemSink items, boolean keep) {
         this.client = client;
         this.model = model;
         this.debug = debug;
@@ -47,7 +46,7 @@ public final class Answers {
 
     /** Answers that keep nothing for a continuation. */
     public Answers(ClientApi client, String model, Supplier<ObjectNode> debug, int estimatedInput,
-            boolean clientWantsUsage, ObjectNode request, Consumer<ObjectNode> items) {
+            boolean clientWantsUsage, ObjectNode request, ItemSink items) {
         this(client, model, debug, estimatedInput, clientWantsUsage, request, items, false);
     }
 

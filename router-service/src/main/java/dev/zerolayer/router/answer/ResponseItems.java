@@ -1,10 +1,14 @@
 package dev.zerolayer.router.answer;
 
+import dev.zerolayer.platform.replica.SealedAddress;
 import dev.zerolayer.router.wire.ApiException;
+import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -12,20 +16,33 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The Responses output items this router answered recently, by id, so that a client's next request may name them by
  * {@code item_reference} (the Vercel AI SDK does by default): the most recent {@code capacity} items, each for
- * {@code ttl}, in this process's memory only (never in an event or a log; another router replica has its own). An
- * unknown or expired reference is OpenAI's own 404.
+ * {@code ttl}, in this process's memory only (never in an event or a log). Each id ends with this replica's address
+ * sealed for its peers, so a reference reaching another replica names the one to pass it to; an unknown or expired
+ * reference is OpenAI's own 404.
  */
-public final class ResponseItems {
+public final class ResponseItems implements ItemSink {
+
+    /** The random part of an item id after its prefix ({@code msg_}, {@code fc_}, {@code rs_}): hex digits. */
+    public static final int ID_RANDOM = 24;
 
     private final int capacity;
     private final Duration ttl;
     private final Clock clock;
     private final Map<String, Stored> items;
+    private final SealedAddress seal;
+    private final Supplier<Optional<URI>> self;
+    private volatile String idTail;
 
     private record Stored(ObjectNode item, long expiresAtMillis) {
     }
 
-    public ResponseItems(int capacity, Duration ttl, Clock clock) {
+    /**
+     * @param seal opens the tails of peers' item ids and seals this replica's own
+     * @param self where this replica answers its peers (empty until its server listens: ids get no tail)
+     */
+    public ResponseItems(int capacity, Duration ttl, Clock clock, SealedAddress seal, Supplier<Optional<URI>> self) {
+        this.seal = seal;
+        this.self = self;
         this.capacity = capacity;
         this.ttl = ttl;
         this.clock = clock;
@@ -37,7 +54,21 @@ public final class ResponseItems {
         };
     }
 
-    /** Keeps a finished output item (one with an id). */
+    @Override
+    public String idTail() {
+        String tail = idTail;
+        if (tail == null) {
+            Optional<URI> address = self.get();
+            if (address.isEmpty()) {
+                return "";
+            }
+            tail = seal.seal(address.get());
+            idTail = tail;
+        }
+        return tail;
+    }
+
+    @Override
     public void remember(ObjectNode item) {
         String id = item.path("id").asString("");
         if (id.isEmpty()) {
@@ -52,9 +83,11 @@ public final class ResponseItems {
     /**
      * Replaces every {@code item_reference} of a request's {@code input} with the item it names.
      *
-     * @throws ApiException 404 for a reference to an item this router does not hold
+     * @param passedOn whether another replica passed the request here (it is never passed on again)
+     * @throws ItemHeldElsewhere for a reference to an item another replica answered (unless passed on)
+     * @throws ApiException      404 for a reference to an item no replica can be asked for
      */
-    public void resolve(ObjectNode request) {
+    public void resolve(ObjectNode request, boolean passedOn) {
         if (!(request.get("input") instanceof ArrayNode input)) {
             return;
         }
@@ -69,12 +102,23 @@ public final class ResponseItems {
                 stored = items.get(id);
             }
             if (stored == null || stored.expiresAtMillis() < clock.millis()) {
-                throw new ApiException(404, "not_found_error", "Item with id '" + id + "' not found. This gateway "
-                        + "keeps the items it answered for " + ttl.toMinutes() + " minutes; send the item itself "
-                        + "(or set 'store' to false), or remove this item from your input.");
+                ApiException unknown = new ApiException(404, "not_found_error", "Item with id '" + id + "' not "
+                        + "found. This gateway keeps the items it answered for " + ttl.toMinutes() + " minutes; send "
+                        + "the item itself (or set 'store' to false), or remove this item from your input.");
+                Optional<URI> holder = passedOn ? Optional.empty() : holder(id);
+                throw holder.isPresent() ? new ItemHeldElsewhere(holder.get(), unknown) : unknown;
             }
             input.set(i, stored.item().deepCopy());
         }
+    }
+
+    /** The replica an item id says answered it, when that is another one. */
+    private Optional<URI> holder(String id) {
+        int tail = id.indexOf('_') + 1 + ID_RANDOM;
+        if (tail <= ID_RANDOM || id.length() <= tail) {
+            return Optional.empty();
+        }
+        return seal.open(id.substring(tail)).filter(address -> !address.equals(self.get().orElse(null)));
     }
 
     public int size() {

@@ -5,7 +5,6 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.function.Consumer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -23,7 +22,7 @@ public final class ResponsesWriter {
 
     private final ObjectNode request;
     private final String model;
-    private final Consumer<ObjectNode> itemSink;
+    private final ItemSink itemSink;
     private final String id = "resp_" + hex(24);
     private final long createdAt = System.currentTimeMillis() / 1000;
     private final List<ObjectNode> output = new ArrayList<>();
@@ -42,9 +41,9 @@ public final class ResponsesWriter {
     /**
      * @param request  the client's request body (its parameters are echoed)
      * @param model    the model asked for
-     * @param itemSink receives every finished output item
+     * @param itemSink receives every finished output item and gives the tail of their ids
      */
-    public ResponsesWriter(ObjectNode request, String model, Consumer<ObjectNode> itemSink) {
+    public ResponsesWriter(ObjectNode request, String model, ItemSink itemSink) {
         this.request = request;
         this.model = model;
         this.itemSink = itemSink;
@@ -161,7 +160,7 @@ public final class ResponsesWriter {
             case "text" -> {
                 if (!"message".equals(openKind)) {
                     closeItem(out);
-                    ObjectNode item = obj().put("id", "msg_" + hex(24)).put("type", "message")
+                    ObjectNode item = obj().put("id", itemId("msg_")).put("type", "message")
                             .put("status", "in_progress");
                     item.putArray("content");
                     item.put("role", "assistant");
@@ -185,14 +184,14 @@ public final class ResponsesWriter {
             }
             case "thinking", "redacted_thinking" -> {
                 closeItem(out);
-                ObjectNode item = obj().put("id", "rs_" + hex(24)).put("type", "reasoning");
+                ObjectNode item = obj().put("id", itemId("rs_")).put("type", "reasoning");
                 item.putArray("summary");
                 openItem(item, "reasoning", out);
                 openText.setLength(0);
             }
             case "tool_use" -> {
                 closeItem(out);
-                ObjectNode item = obj().put("id", "fc_" + hex(24)).put("type", "function_call")
+                ObjectNode item = obj().put("id", itemId("fc_")).put("type", "function_call")
                         .put("status", "in_progress").put("arguments", "")
                         .put("call_id", block.path("id").asString("call_" + hex(12)))
                         .put("name", block.path("name").asString(""));
@@ -309,7 +308,7 @@ public final class ResponsesWriter {
         ObjectNode done = event("response.output_item.done").put("output_index", openItem);
         done.set("item", item.deepCopy());
         out.add(done);
-        itemSink.accept(item);
+        itemSink.remember(item);
         openItem = -1;
         openKind = null;
         openText.setLength(0);
@@ -351,6 +350,11 @@ public final class ResponsesWriter {
                 usage.path("output_tokens_details").path("thinking_tokens").asInt(0));
         out.put("total_tokens", input + output);
         return out;
+    }
+
+    /** An output item's id: its prefix, random hex digits, and the sink's tail (which replica holds it). */
+    private String itemId(String prefix) {
+        return prefix + hex(ResponseItems.ID_RANDOM) + itemSink.idTail();
     }
 
     private static String hex(int length) {

@@ -6,6 +6,7 @@ import dev.zerolayer.contracts.event.EventChecks;
 import dev.zerolayer.contracts.http.ZeroLayerHeaders;
 import dev.zerolayer.contracts.router.DecisionStatus;
 import dev.zerolayer.platform.view.CompactedView;
+import dev.zerolayer.router.answer.ItemHeldElsewhere;
 import dev.zerolayer.router.answer.ResponseItems;
 import dev.zerolayer.router.auth.ApiKeyAuthenticator;
 import dev.zerolayer.router.auth.RateLimits;
@@ -44,11 +45,16 @@ public class GatewayHandler {
     private final RefusalStage refusals;
     private final RequestRouter router;
     private final Replies replies;
+    private final PeerForwarding peers;
 
+    /**
+     * @param peers where a Responses request naming another replica's items is passed; null: nowhere (the warm-up's
+     *              gateway, whose items no peer names)
+     */
     public GatewayHandler(ApiKeyAuthenticator authenticator, RateLimits rateLimits, RequestRouter router,
             Dispatcher dispatcher, ActivePolicy policy, CompactedView<SessionEntry> sessions,
             DecisionPublisher publisher, GatewayMetrics metrics, long maxBodyBytes, RequestTracing tracing,
-            ResponseItems responseItems, NodeCredentials credentials) {
+            ResponseItems responseItems, NodeCredentials credentials, PeerForwarding peers) {
         Outcomes outcomes = new Outcomes(metrics, publisher, tracing, router);
         this.tracing = tracing;
         this.router = router;
@@ -58,6 +64,7 @@ public class GatewayHandler {
                 outcomes);
         this.refusals = new RefusalStage(policy, deciding, dispatching);
         this.replies = new Replies(outcomes);
+        this.peers = peers;
     }
 
     public Mono<ServerResponse> messages(ServerRequest request) {
@@ -88,10 +95,12 @@ public class GatewayHandler {
         Progress.Arrival arrival = arrive(http, api, mode);
         return stage(arrival, a -> Mono.just(intake.authenticate(a)))
                 .flatMap(caller -> stage(caller, c -> intake.read(c, http)))
-                .flatMap(read -> read.body().length > LARGE_BODY
+                .flatMap(read -> (read.body().length > LARGE_BODY
                         // a large body's parsing and token counting would hold the event loop: done on a worker
                         ? afterRead(http, read).subscribeOn(Schedulers.boundedElastic())
                         : afterRead(http, read))
+                        .onErrorResume(e -> peers != null && e.getCause() instanceof ItemHeldElsewhere,
+                                e -> peers.forward(http, read, (ItemHeldElsewhere) e.getCause())))
                 .onErrorResume(e -> replies.error(e instanceof Progress.Failed failed ? failed
                         : new Progress.Failed(arrival, e)));
     }

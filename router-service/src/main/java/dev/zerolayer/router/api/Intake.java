@@ -1,6 +1,7 @@
 package dev.zerolayer.router.api;
 
 import dev.zerolayer.contracts.http.ZeroLayerHeaders;
+import dev.zerolayer.platform.leader.LeaderForwarding;
 import dev.zerolayer.router.answer.ResponseItems;
 import dev.zerolayer.router.auth.ApiKeyAuthenticator;
 import dev.zerolayer.router.auth.RateLimits;
@@ -47,23 +48,28 @@ final class Intake {
         return bodies.read(http).map(bytes -> new Progress.Read(caller, bytes));
     }
 
-    /** The body parsed for the API and mode (a Responses body with its item references resolved). */
+    /**
+     * The body parsed for the API and mode (a Responses body with its item references resolved).
+     *
+     * @throws dev.zerolayer.router.answer.ItemHeldElsewhere when another router replica holds a referenced item
+     */
     Progress.Parsed parse(Progress.Read read) {
         Progress.Arrival arrival = read.arrival();
-        ClientRequest request = parse(arrival.api(), arrival.mode(), read.body());
+        ClientRequest request = parse(arrival.api(), arrival.mode(), read.body(),
+                arrival.headers().containsHeader(LeaderForwarding.FORWARDED_FROM));
         InetSocketAddress remote = arrival.remote();
         String sessionHash = SessionKeys.sessionHash(arrival.headers().getFirst(ZeroLayerHeaders.SESSION_ID),
                 request.userId(), read.keyId(), remote == null ? "unknown" : remote.getHostString());
         return new Progress.Parsed(read.caller(), request, sessionHash);
     }
 
-    private ClientRequest parse(ClientApi api, Progress.Mode mode, byte[] bytes) {
+    private ClientRequest parse(ClientApi api, Progress.Mode mode, byte[] bytes, boolean passedOn) {
         if (mode == Progress.Mode.COUNT) {
             return RequestParser.anthropic(bytes, false);
         }
         if (api == ClientApi.RESPONSES) {
             ObjectNode body = RequestParser.object(bytes);
-            responseItems.resolve(body);
+            responseItems.resolve(body, passedOn);
             return RequestParser.responses(body);
         }
         return RequestParser.parse(api, bytes);

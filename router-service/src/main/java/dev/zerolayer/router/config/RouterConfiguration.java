@@ -10,11 +10,15 @@ import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.config.ZeroLayerProperties;
 import dev.zerolayer.platform.events.EventReader;
 import dev.zerolayer.platform.policy.PolicyVersionHealthIndicator;
+import dev.zerolayer.platform.replica.ReplicaAddress;
+import dev.zerolayer.platform.replica.ReplicaId;
+import dev.zerolayer.platform.replica.SealedAddress;
 import dev.zerolayer.platform.topics.TopicGuard;
 import dev.zerolayer.platform.view.CompactedView;
 import dev.zerolayer.router.answer.ResponseItems;
 import dev.zerolayer.router.api.GatewayHandler;
 import dev.zerolayer.router.api.GatewayMetrics;
+import dev.zerolayer.router.api.PeerForwarding;
 import dev.zerolayer.router.auth.ApiKeyAuthenticator;
 import dev.zerolayer.router.auth.ApiKeysFile;
 import dev.zerolayer.router.auth.RateLimits;
@@ -40,7 +44,9 @@ import dev.zerolayer.routing.prefix.SentPrefixes;
 import dev.zerolayer.routing.tokens.ServedModel;
 import dev.zerolayer.routing.tokens.ServedModels;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.channel.ChannelOption;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -52,6 +58,8 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.client.ReactorResourceFactory;
+import org.springframework.http.client.reactive.ReactorClientHttpConnector;
+import org.springframework.web.reactive.function.client.WebClient;
 
 /** The router's compacted-topic views (one consumer bean each), the gateway built on them, and its collaborators; bindings are in application.yml. */
 @Configuration(proxyBeanMethods = false)
@@ -266,10 +274,15 @@ public class RouterConfiguration {
         return new GatewayMetrics(meters, ttft);
     }
 
-    /** Responses output items kept for later {@code item_reference}s (in memory, bounded, expiring). */
+    /**
+     * Responses output items kept for later {@code item_reference}s (in memory, bounded, expiring), their ids sealed
+     * with this replica's address under a key the replicas share (derived from the admin token; none: this one's own).
+     */
     @Bean
-    ResponseItems responseItems(RouterProperties properties, Clock clock, MeterRegistry meters) {
-        ResponseItems items = new ResponseItems(properties.responseItems(), properties.responseItemsTtl(), clock);
+    ResponseItems responseItems(RouterProperties properties, ZeroLayerProperties zeroLayer, ReplicaAddress address,
+            Clock clock, MeterRegistry meters) {
+        ResponseItems items = new ResponseItems(properties.responseItems(), properties.responseItemsTtl(), clock,
+                SealedAddress.fromSecret(zeroLayer.adminToken()), address);
         io.micrometer.core.instrument.Gauge.builder("zerolayer_router_response_items", items, ResponseItems::size)
                 .description("Responses output items held for item references").register(meters);
         return items;
@@ -279,10 +292,14 @@ public class RouterConfiguration {
     GatewayHandler gatewayHandler(ApiKeyAuthenticator authenticator, RateLimits rateLimits, RequestRouter router,
             Dispatcher dispatcher, ActivePolicy policy, CompactedView<SessionEntry> sessions,
             DecisionPublisher publisher, GatewayMetrics metrics, RouterProperties properties, RequestTracing tracing,
-            ResponseItems responseItems) {
+            ResponseItems responseItems, ReplicaId replica, ReactorResourceFactory resources, MeterRegistry meters) {
+        WebClient peers = WebClient.builder().clientConnector(new ReactorClientHttpConnector(resources,
+                http -> http.option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 2_000))).build();
         return new GatewayHandler(authenticator, rateLimits, router, dispatcher, policy, sessions, publisher, metrics,
                 properties.maxRequestBody().toBytes(), tracing, responseItems,
-                new NodeCredentials(properties.upstreamCredentials()));
+                new NodeCredentials(properties.upstreamCredentials()),
+                // the holder bounds its own answer (deadlineMs + max_tokens x answerMsPerToken): this is a backstop
+                new PeerForwarding(peers, replica.value(), Duration.ofMinutes(10), meters));
     }
 
     @Bean

@@ -7,6 +7,7 @@ import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.events.EventReader;
 import dev.zerolayer.platform.view.CompactedView;
+import dev.zerolayer.platform.replica.SealedAddress;
 import dev.zerolayer.router.answer.ResponseItems;
 import dev.zerolayer.router.api.GatewayHandler;
 import dev.zerolayer.router.api.GatewayMetrics;
@@ -81,8 +82,9 @@ public class WarmUpConfiguration {
                 new Dispatcher(upstream, guards, eventLoops, new Hedging(apart)), policy, sessions, publisher,
                 new GatewayMetrics(apart, ttft), properties.maxRequestBody().toBytes(),
                 tracing,
-                new ResponseItems(properties.responseItems(), properties.responseItemsTtl(), clock),
-                new NodeCredentials(Map.of()));
+                new ResponseItems(properties.responseItems(), properties.responseItemsTtl(), clock,
+                        SealedAddress.fromSecret(""), java.util.Optional::empty),
+                new NodeCredentials(Map.of()), null);
         return new WarmUp(properties.warmUp(), gateway, nodes, nodeHealth, policy::document, viewsLoaded::loaded, key,
                 List.of(publisher), discarding::clear,
                 () -> context instanceof WebServerApplicationContext web && web.getWebServer() != null

@@ -1,0 +1,82 @@
+package dev.zerolayer.router.api;
+
+import dev.zerolayer.platform.leader.LeaderForwarding;
+import dev.zerolayer.platform.web.PassedHeaders;
+import dev.zerolayer.router.answer.ItemHeldElsewhere;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.reactive.function.client.WebClient;
+import org.springframework.web.reactive.function.client.WebClientRequestException;
+import org.springframework.web.reactive.function.server.ServerRequest;
+import org.springframework.web.reactive.function.server.ServerResponse;
+import org.springframework.web.util.UriComponentsBuilder;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * A request naming an item another router replica holds goes to that replica as the client sent it, and its answer
+ * (status, headers, body, streamed as it comes) back unchanged; a holder that cannot be reached leaves the item
+ * unknown (404). A passed request is marked and never passed on again.
+ */
+public final class PeerForwarding {
+
+    private static final Logger log = LoggerFactory.getLogger(PeerForwarding.class);
+
+    private final WebClient client;
+    private final String replica;
+    private final Duration headersWithin;
+    private final MeterRegistry meters;
+
+    /**
+     * @param replica       this replica's id, sent to the holder as {@link LeaderForwarding#FORWARDED_FROM}
+     * @param headersWithin how long the holder may take to start its answer
+     */
+    public PeerForwarding(WebClient client, String replica, Duration headersWithin, MeterRegistry meters) {
+        this.client = client;
+        this.replica = replica;
+        this.headersWithin = headersWithin;
+        this.meters = meters;
+    }
+
+    /** The holder's answer to the same request; a {@link Progress.Failed} with the 404 when it cannot be asked. */
+    Mono<ServerResponse> forward(ServerRequest http, Progress.Read read, ItemHeldElsewhere held) {
+        URI target = UriComponentsBuilder.fromUri(held.holder()).replacePath(http.uri().getRawPath())
+                .replaceQuery(http.uri().getRawQuery()).build(true).toUri();
+        return client.post().uri(target)
+                .headers(headers -> {
+                    PassedHeaders.copy(read.arrival().headers(), headers);
+                    headers.set(LeaderForwarding.FORWARDED_FROM, replica);
+                })
+                .bodyValue(read.body())
+                .retrieve()
+                .onStatus(status -> true, response -> Mono.empty()) // every status is the holder's answer
+                .toEntityFlux(DataBuffer.class)
+                .timeout(headersWithin)
+                .flatMap(this::relay)
+                .onErrorResume(e -> e instanceof WebClientRequestException || e instanceof TimeoutException, e -> {
+                    count("unreachable");
+                    log.info("the replica at {} holding a referenced item was not reached: {}", held.holder(),
+                            e instanceof WebClientRequestException request
+                                    ? request.getMostSpecificCause().toString() : e.toString());
+                    return Mono.error(new Progress.Failed(read, held.unknown()));
+                });
+    }
+
+    private Mono<ServerResponse> relay(ResponseEntity<Flux<DataBuffer>> answer) {
+        count("forwarded");
+        Flux<DataBuffer> body = answer.getBody() == null ? Flux.empty() : answer.getBody();
+        return ServerResponse.status(answer.getStatusCode())
+                .headers(headers -> PassedHeaders.copy(answer.getHeaders(), headers))
+                .body(body, DataBuffer.class);
+    }
+
+    private void count(String outcome) {
+        meters.counter("zerolayer_router_item_forwards", "outcome", outcome).increment();
+    }
+}
