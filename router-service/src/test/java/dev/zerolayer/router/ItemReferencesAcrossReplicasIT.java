@@ -62,7 +62,8 @@ class ItemReferencesAcrossReplicasIT {
     void anItemIsResolvedByTheReplicaThatAnsweredIt() throws Exception {
         String run = UUID.randomUUID().toString().substring(0, 8);
         String nodeId = "opus-" + run;
-        String[] shared = {"zerolayer.admin-token=shared-admin-token-" + run, "zerolayer.router.warm-up.enabled=false"};
+        String[] shared = {"zerolayer.admin-token=zla-shared-admin-token-of-both-" + run,
+                "zerolayer.router.warm-up.enabled=false"};
         try (FakeNode node = new FakeNode(Mode.OK, false, "hello from opus");
                 KafkaTestClient kafka = new KafkaTestClient(SharedKafka.broker().bootstrapServers());
                 RunningService a = RunningService.start(RouterApplication.class,

@@ -5,9 +5,7 @@ import dev.zerolayer.platform.web.DataBuffers;
 import dev.zerolayer.platform.web.PassedHeaders;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.net.ConnectException;
 import java.net.URI;
-import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeoutException;
@@ -112,7 +110,7 @@ public final class LeaderForwarding implements WebFilter {
                 .or(termMoved(leader))
                 .timeout(timeout)
                 .map(Optional::of)
-                .onErrorResume(LeaderForwarding::notSent, e -> {
+                .onErrorResume(PassedHeaders::neverSent, e -> {
                     count("unreachable");
                     log.info("leader {} of {} at {} not reachable: {}", leader.replica(), leadership.group(),
                             leader.url(), ((WebClientRequestException) e).getMostSpecificCause().toString());
@@ -166,14 +164,6 @@ public final class LeaderForwarding implements WebFilter {
     }
 
     /** A connection that could not be made: the request never left this replica. */
-    private static boolean notSent(Throwable e) {
-        if (!(e instanceof WebClientRequestException request)) {
-            return false;
-        }
-        Throwable cause = request.getMostSpecificCause();
-        return cause instanceof ConnectException || cause instanceof UnknownHostException;
-    }
-
     private void count(String outcome) {
         Counter.builder("zerolayer.leader.forwarded").description("leader writes a follower received, by outcome")
                 .tag("outcome", outcome).register(meters).increment();

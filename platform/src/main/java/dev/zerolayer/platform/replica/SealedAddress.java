@@ -14,9 +14,14 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * A replica's base URL sealed (AES-GCM, under a key derived from a secret its peers share) into a URL-safe token that
- * only those peers can open and nobody can forge; with no shared secret, the key is this process's own.
+ * only those peers can open and nobody can forge; with no shared secret, or one shorter than {@link #MIN_SECRET}
+ * characters (tokens reach clients, so they must not make a guessable secret checkable offline), the key is this
+ * process's own.
  */
 public final class SealedAddress {
+
+    /** The shortest shared secret a key is derived from. */
+    public static final int MIN_SECRET = 32;
 
     private static final String KEY_LABEL = "zerolayer sealed replica address v1";
     private static final int NONCE = 12;
@@ -26,22 +31,32 @@ public final class SealedAddress {
     private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
 
     private final SecretKeySpec key;
+    private final boolean shared;
 
-    private SealedAddress(byte[] key) {
+    private SealedAddress(byte[] key, boolean shared) {
         this.key = new SecretKeySpec(key, "AES");
+        this.shared = shared;
     }
 
-    /** Sealed under a key derived from {@code secret} (HMAC-SHA256); a blank secret: a random key of this process. */
+    /** Whether the key comes from the shared secret (peers can open this replica's tokens). */
+    public boolean shared() {
+        return shared;
+    }
+
+    /**
+     * Sealed under a key derived from {@code secret} (HMAC-SHA256); a blank or short secret: a random key of this
+     * process ({@link #shared()} false).
+     */
     public static SealedAddress fromSecret(String secret) {
-        if (secret == null || secret.isBlank()) {
+        if (secret == null || secret.strip().length() < MIN_SECRET) {
             byte[] own = new byte[32];
             RANDOM.nextBytes(own);
-            return new SealedAddress(own);
+            return new SealedAddress(own, false);
         }
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-            return new SealedAddress(mac.doFinal(KEY_LABEL.getBytes(StandardCharsets.UTF_8)));
+            return new SealedAddress(mac.doFinal(KEY_LABEL.getBytes(StandardCharsets.UTF_8)), true);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 unavailable", e);
         }

@@ -1,8 +1,12 @@
 package dev.zerolayer.platform.web;
 
+import java.net.ConnectException;
+import java.net.UnknownHostException;
+import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;
 import org.springframework.http.HttpHeaders;
+import org.springframework.web.reactive.function.client.WebClientRequestException;
 
 /**
  * What a replica passes on when it relays a request to a peer, or the peer's answer back: every header but the
@@ -11,17 +15,34 @@ import org.springframework.http.HttpHeaders;
 public final class PassedHeaders {
 
     private static final Set<String> NOT_PASSED = Set.of("host", "connection", "keep-alive", "transfer-encoding", "te",
-            "upgrade", "proxy-connection", "trailer", "content-length");
+            "upgrade", "proxy-connection", "proxy-authorization", "proxy-authenticate", "trailer", "expect",
+            "content-length");
 
     private PassedHeaders() {
     }
 
-    /** Adds to {@code to} every header of {@code from} that is passed on. */
+    /** Adds to {@code to} every header of {@code from} that is passed on (not those its Connection header names). */
     public static void copy(HttpHeaders from, HttpHeaders to) {
+        Set<String> named = new HashSet<>();
+        for (String value : from.getOrEmpty(HttpHeaders.CONNECTION)) {
+            for (String token : value.split(",")) {
+                named.add(token.strip().toLowerCase(Locale.ROOT));
+            }
+        }
         from.forEach((name, values) -> {
-            if (!NOT_PASSED.contains(name.toLowerCase(Locale.ROOT))) {
+            String lower = name.toLowerCase(Locale.ROOT);
+            if (!NOT_PASSED.contains(lower) && !named.contains(lower)) {
                 to.addAll(name, values);
             }
         });
+    }
+
+    /** Whether a relay's failure happened before anything reached the peer (refused, or its host unknown). */
+    public static boolean neverSent(Throwable failure) {
+        if (!(failure instanceof WebClientRequestException request)) {
+            return false;
+        }
+        Throwable cause = request.getMostSpecificCause();
+        return cause instanceof ConnectException || cause instanceof UnknownHostException;
     }
 }

@@ -8,23 +8,25 @@ import org.junit.jupiter.api.Test;
 class SealedAddressTest {
 
     private static final URI ADDRESS = URI.create("http://10.1.2.3:8080");
+    private static final String SHARED = "zla-0123456789abcdefghijklmnopqrstuv";
+    private static final String OTHER = "zla-vutsrqponmlkjihgfedcba9876543210";
 
     @Test
     void peersSharingTheSecretOpenWhatAnotherSealed() {
-        String token = SealedAddress.fromSecret("shared").seal(ADDRESS);
+        String token = SealedAddress.fromSecret(SHARED).seal(ADDRESS);
         assertThat(token).matches("[A-Za-z0-9_-]+").doesNotContain("10.1.2.3");
-        assertThat(SealedAddress.fromSecret("shared").open(token)).contains(ADDRESS);
+        assertThat(SealedAddress.fromSecret(SHARED).open(token)).contains(ADDRESS);
         // a fresh nonce each time: two seals of one address differ, and both open
-        String again = SealedAddress.fromSecret("shared").seal(ADDRESS);
+        String again = SealedAddress.fromSecret(SHARED).seal(ADDRESS);
         assertThat(again).isNotEqualTo(token);
-        assertThat(SealedAddress.fromSecret("shared").open(again)).contains(ADDRESS);
+        assertThat(SealedAddress.fromSecret(SHARED).open(again)).contains(ADDRESS);
     }
 
     @Test
     void anotherSecretAnAlteredTokenOrGarbageOpensNothing() {
-        SealedAddress seal = SealedAddress.fromSecret("shared");
+        SealedAddress seal = SealedAddress.fromSecret(SHARED);
         String token = seal.seal(ADDRESS);
-        assertThat(SealedAddress.fromSecret("other").open(token)).isEmpty();
+        assertThat(SealedAddress.fromSecret(OTHER).open(token)).isEmpty();
         char last = token.charAt(token.length() - 1);
         assertThat(seal.open(token.substring(0, token.length() - 1) + (last == 'A' ? 'B' : 'A'))).isEmpty();
         assertThat(seal.open(token.substring(0, 20))).isEmpty();
@@ -33,11 +35,14 @@ class SealedAddressTest {
     }
 
     @Test
-    void withoutASecretOnlyThisProcessKeyOpensIt() {
-        SealedAddress own = SealedAddress.fromSecret(" ");
-        String token = own.seal(ADDRESS);
-        assertThat(own.open(token)).contains(ADDRESS);
-        assertThat(SealedAddress.fromSecret(" ").open(token)).isEmpty();
-        assertThat(SealedAddress.fromSecret("").open(token)).isEmpty();
+    void withoutASecretOrWithAShortOneOnlyThisProcessKeyOpensIt() {
+        assertThat(SealedAddress.fromSecret(SHARED).shared()).isTrue();
+        for (String weak : new String[] {" ", "", "change-me", SHARED.substring(0, SealedAddress.MIN_SECRET - 1)}) {
+            SealedAddress own = SealedAddress.fromSecret(weak);
+            assertThat(own.shared()).as(weak).isFalse();
+            String token = own.seal(ADDRESS);
+            assertThat(own.open(token)).contains(ADDRESS);
+            assertThat(SealedAddress.fromSecret(weak).open(token)).as(weak).isEmpty();
+        }
     }
 }

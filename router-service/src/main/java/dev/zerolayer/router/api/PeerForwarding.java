@@ -3,6 +3,7 @@ package dev.zerolayer.router.api;
 import dev.zerolayer.platform.leader.LeaderForwarding;
 import dev.zerolayer.platform.web.PassedHeaders;
 import dev.zerolayer.router.answer.ItemHeldElsewhere;
+import dev.zerolayer.router.wire.ApiException;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
 import java.time.Duration;
@@ -44,7 +45,10 @@ public final class PeerForwarding {
         this.meters = meters;
     }
 
-    /** The holder's answer to the same request; a {@link Progress.Failed} with the 404 when it cannot be asked. */
+    /**
+     * The holder's answer to the same request; a {@link Progress.Failed} with the 404 when the holder cannot be reached
+     * (its items went with it), 504 when it does not start its answer in time, 502 when the exchange breaks.
+     */
     Mono<ServerResponse> forward(ServerRequest http, Progress.Read read, ItemHeldElsewhere held) {
         URI target = UriComponentsBuilder.fromUri(held.holder()).replacePath(http.uri().getRawPath())
                 .replaceQuery(http.uri().getRawQuery()).build(true).toUri();
@@ -58,18 +62,36 @@ public final class PeerForwarding {
                 .onStatus(status -> true, response -> Mono.empty()) // every status is the holder's answer
                 .toEntityFlux(DataBuffer.class)
                 .timeout(headersWithin)
-                .flatMap(this::relay)
-                .onErrorResume(e -> e instanceof WebClientRequestException || e instanceof TimeoutException, e -> {
-                    count("unreachable");
-                    log.info("the replica at {} holding a referenced item was not reached: {}", held.holder(),
-                            e instanceof WebClientRequestException request
-                                    ? request.getMostSpecificCause().toString() : e.toString());
-                    return Mono.error(new Progress.Failed(read, held.unknown()));
+                .flatMap(answer -> relay(read, held, answer))
+                .onErrorMap(e -> !(e instanceof Progress.Failed), e -> {
+                    String cause = e instanceof WebClientRequestException request
+                            ? request.getMostSpecificCause().toString() : e.toString();
+                    if (PassedHeaders.neverSent(e)) {
+                        count("unreachable");
+                        log.info("the replica at {} holding a referenced item was not reached: {}", held.holder(),
+                                cause);
+                        return new Progress.Failed(read, held.unknown());
+                    }
+                    count("failed");
+                    log.info("the replica at {} holding a referenced item did not answer: {}", held.holder(), cause);
+                    return new Progress.Failed(read, e instanceof TimeoutException
+                            ? new ApiException(504, "api_error", "the router replica holding a referenced item did "
+                                    + "not start its answer within " + headersWithin.toMinutes() + " minutes")
+                            : new ApiException(502, "api_error", "the router replica holding a referenced item broke "
+                                    + "off; the request may have been served: send it again"));
                 });
     }
 
-    private Mono<ServerResponse> relay(ResponseEntity<Flux<DataBuffer>> answer) {
+    /** The holder's answer as it comes; this replica's part of the request (its span) ends here. */
+    private Mono<ServerResponse> relay(Progress.Read read, ItemHeldElsewhere held,
+            ResponseEntity<Flux<DataBuffer>> answer) {
         count("forwarded");
+        io.micrometer.tracing.Span span = read.arrival().span();
+        span.tag("zerolayer.request_id", read.arrival().requestId());
+        span.tag("zerolayer.status", "PASSED_TO_HOLDER");
+        span.tag("zerolayer.holder", held.holder().toString());
+        span.tag("http.response.status_code", Integer.toString(answer.getStatusCode().value()));
+        span.end();
         Flux<DataBuffer> body = answer.getBody() == null ? Flux.empty() : answer.getBody();
         return ServerResponse.status(answer.getStatusCode())
                 .headers(headers -> PassedHeaders.copy(answer.getHeaders(), headers))

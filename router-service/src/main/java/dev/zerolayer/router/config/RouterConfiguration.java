@@ -281,8 +281,14 @@ public class RouterConfiguration {
     @Bean
     ResponseItems responseItems(RouterProperties properties, ZeroLayerProperties zeroLayer, ReplicaAddress address,
             Clock clock, MeterRegistry meters) {
+        SealedAddress seal = SealedAddress.fromSecret(zeroLayer.adminToken());
+        if (!seal.shared()) {
+            LoggerFactory.getLogger(ResponseItems.class).warn("Responses items are not passed between router "
+                    + "replicas: no admin token of at least {} characters to derive their shared key from",
+                    SealedAddress.MIN_SECRET);
+        }
         ResponseItems items = new ResponseItems(properties.responseItems(), properties.responseItemsTtl(), clock,
-                SealedAddress.fromSecret(zeroLayer.adminToken()), address);
+                seal, address);
         io.micrometer.core.instrument.Gauge.builder("zerolayer_router_response_items", items, ResponseItems::size)
                 .description("Responses output items held for item references").register(meters);
         return items;
@@ -298,8 +304,9 @@ public class RouterConfiguration {
         return new GatewayHandler(authenticator, rateLimits, router, dispatcher, policy, sessions, publisher, metrics,
                 properties.maxRequestBody().toBytes(), tracing, responseItems,
                 new NodeCredentials(properties.upstreamCredentials()),
-                // the holder bounds its own answer (deadlineMs + max_tokens x answerMsPerToken): this is a backstop
-                new PeerForwarding(peers, replica.value(), Duration.ofMinutes(10), meters));
+                // the holder bounds its own answer (deadlineMs + max_tokens x answerMsPerToken; a whole answer's
+                // headers come when it is complete): this is a backstop, as long as the items are kept
+                new PeerForwarding(peers, replica.value(), properties.responseItemsTtl(), meters));
     }
 
     @Bean
