@@ -23,18 +23,29 @@ public final class PassedHeaders {
 
     /** Adds to {@code to} every header of {@code from} that is passed on (not those its Connection header names). */
     public static void copy(HttpHeaders from, HttpHeaders to) {
+        Set<String> named = namedByConnection(from);
+        from.forEach((name, values) -> {
+            String lower = name.toLowerCase(Locale.ROOT);
+            if (!notPassed(lower) && !named.contains(lower)) {
+                to.addAll(name, values);
+            }
+        });
+    }
+
+    /** Whether a header (its lower-case name) is hop-by-hop or the body's length, and so never passed on. */
+    public static boolean notPassed(String lowerCaseName) {
+        return NOT_PASSED.contains(lowerCaseName);
+    }
+
+    /** The lower-case names the {@code Connection} header lists: hop-by-hop for this message only. */
+    public static Set<String> namedByConnection(HttpHeaders headers) {
         Set<String> named = new HashSet<>();
-        for (String value : from.getOrEmpty(HttpHeaders.CONNECTION)) {
+        for (String value : headers.getOrEmpty(HttpHeaders.CONNECTION)) {
             for (String token : value.split(",")) {
                 named.add(token.strip().toLowerCase(Locale.ROOT));
             }
         }
-        from.forEach((name, values) -> {
-            String lower = name.toLowerCase(Locale.ROOT);
-            if (!NOT_PASSED.contains(lower) && !named.contains(lower)) {
-                to.addAll(name, values);
-            }
-        });
+        return named;
     }
 
     /** Whether a relay's failure happened before anything reached the peer (refused, or its host unknown). */

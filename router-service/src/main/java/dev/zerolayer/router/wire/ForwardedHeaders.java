@@ -2,9 +2,9 @@ package dev.zerolayer.router.wire;
 
 import dev.zerolayer.contracts.http.ZeroLayerHeaders;
 import dev.zerolayer.contracts.telemetry.UpstreamProtocol;
+import dev.zerolayer.platform.web.PassedHeaders;
 import java.util.AbstractMap;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -24,10 +24,9 @@ public final class ForwardedHeaders {
     /** The Messages API version sent when the client named none. */
     public static final String ANTHROPIC_VERSION = "2023-06-01";
 
-    private static final Set<String> DROPPED = Set.of("connection", "keep-alive", "proxy-connection",
-            "proxy-authenticate", "proxy-authorization", "te", "trailer", "trailers", "transfer-encoding", "upgrade",
-            "host", "content-length", "content-type", "accept", "accept-encoding", "expect", "authorization",
-            "x-api-key", "api-key", "cookie", ZeroLayerHeaders.DEBUG, ZeroLayerHeaders.TRACE,
+    /** Dropped besides the hop-by-hop ones and the body's length ({@link PassedHeaders#notPassed}). */
+    private static final Set<String> DROPPED = Set.of("trailers", "content-type", "accept", "accept-encoding",
+            "authorization", "x-api-key", "api-key", "cookie", ZeroLayerHeaders.DEBUG, ZeroLayerHeaders.TRACE,
             ZeroLayerHeaders.SESSION_ID, ZeroLayerHeaders.ADMIN_TOKEN, ZeroLayerHeaders.TRACEPARENT, "tracestate",
             "baggage", "x-forwarded-host");
     private static final String ROUTING_PREFIX = "anthropic-routing-";
@@ -40,16 +39,12 @@ public final class ForwardedHeaders {
 
     /** The forwardable headers of a client request (computed once per request). */
     public static ForwardedHeaders of(HttpHeaders client) {
-        Set<String> named = new HashSet<>();
-        for (String connection : client.getOrEmpty(HttpHeaders.CONNECTION)) {
-            for (String token : connection.split(",")) {
-                named.add(token.trim().toLowerCase(Locale.ROOT));
-            }
-        }
+        Set<String> named = PassedHeaders.namedByConnection(client);
         List<Map.Entry<String, String>> kept = new ArrayList<>();
         for (Map.Entry<String, List<String>> header : client.headerSet()) {
             String name = header.getKey().toLowerCase(Locale.ROOT);
-            if (DROPPED.contains(name) || named.contains(name) || name.startsWith(ROUTING_PREFIX)) {
+            if (PassedHeaders.notPassed(name) || DROPPED.contains(name) || named.contains(name)
+                    || name.startsWith(ROUTING_PREFIX)) {
                 continue;
             }
             for (String value : header.getValue()) {
