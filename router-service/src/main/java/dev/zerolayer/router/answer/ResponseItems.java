@@ -5,6 +5,7 @@ import dev.zerolayer.router.wire.ApiException;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -17,8 +18,8 @@ import tools.jackson.databind.node.ObjectNode;
  * The Responses output items this router answered recently, by id, so that a client's next request may name them by
  * {@code item_reference} (the Vercel AI SDK does by default): the most recent {@code capacity} items, each for
  * {@code ttl}, in this process's memory only (never in an event or a log). Each id ends with this replica's address
- * sealed for its peers, so a reference reaching another replica names the one to pass it to; an unknown or expired
- * reference is OpenAI's own 404.
+ * and the minute it was minted, sealed for its peers, so a reference reaching another replica names the one to pass it
+ * to while it can still hold it; an unknown or expired reference is OpenAI's own 404.
  */
 public final class ResponseItems implements ItemSink {
 
@@ -31,10 +32,17 @@ public final class ResponseItems implements ItemSink {
     private final Map<String, Stored> items;
     private final SealedAddress seal;
     private final Supplier<Optional<URI>> self;
-    private volatile String idTail;
+    private volatile Tail tail;
 
     private record Stored(ObjectNode item, long expiresAtMillis) {
     }
+
+    /** The id tail of the items minted in one minute (sealed once per minute, not per item). */
+    private record Tail(long minute, String token) {
+    }
+
+    /** How long a tail's time may precede an item minted with it: the tail is sealed at the minute's start. */
+    private static final Duration TAIL_SPAN = Duration.ofMinutes(1);
 
     /**
      * @param seal opens the tails of peers' item ids and seals this replica's own
@@ -56,16 +64,17 @@ public final class ResponseItems implements ItemSink {
 
     @Override
     public String idTail() {
-        String tail = idTail;
-        if (tail == null) {
+        long minute = clock.millis() / TAIL_SPAN.toMillis();
+        Tail current = tail;
+        if (current == null || current.minute() != minute) {
             Optional<URI> address = self.get();
             if (address.isEmpty()) {
                 return "";
             }
-            tail = seal.seal(address.get());
-            idTail = tail;
+            current = new Tail(minute, seal.seal(address.get(), Instant.ofEpochMilli(minute * TAIL_SPAN.toMillis())));
+            tail = current;
         }
-        return tail;
+        return current.token();
     }
 
     @Override
@@ -112,13 +121,38 @@ public final class ResponseItems implements ItemSink {
         }
     }
 
-    /** The replica an item id says answered it, when that is another one. */
+    /**
+     * The replica an item id says answered it, when that is another one and the item may still be there (an id older
+     * than the item lifetime names nobody: its replica may be gone and its address another process's).
+     */
     private Optional<URI> holder(String id) {
         int tail = id.indexOf('_') + 1 + ID_RANDOM;
         if (tail <= ID_RANDOM || id.length() <= tail) {
             return Optional.empty();
         }
-        return seal.open(id.substring(tail)).filter(address -> !address.equals(self.get().orElse(null)));
+        Instant oldest = clock.instant().minus(ttl).minus(TAIL_SPAN);
+        return seal.open(id.substring(tail)).filter(sealed -> !sealed.sealedAt().isBefore(oldest))
+                .map(SealedAddress.Sealed::address).filter(address -> !address.equals(self.get().orElse(null)));
+    }
+
+    /** Proof, for the replica this one passes a request to, that a peer passed it: this replica's address sealed now. */
+    public Optional<String> peerProof() {
+        return self.get().map(address -> seal.seal(address, clock.instant()));
+    }
+
+    /**
+     * Whether {@code proof} shows that a peer replica passed the request here: sealed under the shared key by another
+     * replica within {@link #TAIL_SPAN} (a client cannot make one; one seen in passing soon goes stale).
+     */
+    public boolean fromPeer(String proof) {
+        if (proof == null || proof.isEmpty()) {
+            return false;
+        }
+        Instant now = clock.instant();
+        return seal.open(proof).filter(sealed -> !sealed.address().equals(self.get().orElse(null)))
+                .filter(sealed -> !sealed.sealedAt().isBefore(now.minus(TAIL_SPAN))
+                        && !sealed.sealedAt().isAfter(now.plus(TAIL_SPAN)))
+                .isPresent();
     }
 
     public int size() {

@@ -33,12 +33,17 @@ final class Intake {
         this.responseItems = responseItems;
     }
 
-    /** The caller's key (or anonymous), within its rate limit, with a valid pin and a JSON content type. */
+    /**
+     * The caller's key (or anonymous), within its rate limit (unless a peer replica passed the request on: it counted
+     * it), with a valid pin and a JSON content type.
+     */
     Progress.Caller authenticate(Progress.Arrival arrival) {
         HttpHeaders headers = arrival.headers();
         String keyId = authenticator.authenticate(headers.getFirst(ZeroLayerHeaders.API_KEY),
                 headers.getFirst(ZeroLayerHeaders.AUTHORIZATION), arrival.remote());
-        rateLimits.acquire(keyId);
+        if (!responseItems.fromPeer(headers.getFirst(PeerForwarding.PEER_PROOF))) {
+            rateLimits.acquire(keyId);
+        }
         String pin = pin(headers);
         checkContentType(headers);
         return new Progress.Caller(arrival, keyId, pin);

@@ -7,6 +7,8 @@ import dev.zerolayer.router.wire.ApiException;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,9 +25,13 @@ import reactor.core.publisher.Mono;
 /**
  * A request naming an item another router replica holds goes to that replica as the client sent it, and its answer
  * (status, headers, body, streamed as it comes) back unchanged; a holder that cannot be reached leaves the item
- * unknown (404). A passed request is marked and never passed on again.
+ * unknown (404). A passed request is marked and never passed on again; it carries a proof that a peer passed it, so
+ * the holder does not count it against the key's rate limit a second time.
  */
 public final class PeerForwarding {
+
+    /** The header carrying {@link dev.zerolayer.router.answer.ResponseItems#peerProof()}. */
+    public static final String PEER_PROOF = "x-zerolayer-peer-proof";
 
     private static final Logger log = LoggerFactory.getLogger(PeerForwarding.class);
 
@@ -33,14 +39,18 @@ public final class PeerForwarding {
     private final String replica;
     private final Duration headersWithin;
     private final MeterRegistry meters;
+    private final Supplier<Optional<String>> proof;
 
     /**
      * @param replica       this replica's id, sent to the holder as {@link LeaderForwarding#FORWARDED_FROM}
+     * @param proof         a fresh proof that this replica passed the request ({@link #PEER_PROOF}), if it has one
      * @param headersWithin how long the holder may take to start its answer
      */
-    public PeerForwarding(WebClient client, String replica, Duration headersWithin, MeterRegistry meters) {
+    public PeerForwarding(WebClient client, String replica, Supplier<Optional<String>> proof, Duration headersWithin,
+            MeterRegistry meters) {
         this.client = client;
         this.replica = replica;
+        this.proof = proof;
         this.headersWithin = headersWithin;
         this.meters = meters;
     }
@@ -56,6 +66,8 @@ public final class PeerForwarding {
                 .headers(headers -> {
                     PassedHeaders.copy(read.arrival().headers(), headers);
                     headers.set(LeaderForwarding.FORWARDED_FROM, replica);
+                    headers.remove(PEER_PROOF);
+                    proof.get().ifPresent(token -> headers.set(PEER_PROOF, token));
                 })
                 .bodyValue(read.body())
                 .retrieve()

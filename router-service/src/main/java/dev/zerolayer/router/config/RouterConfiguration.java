@@ -306,7 +306,8 @@ public class RouterConfiguration {
                 new NodeCredentials(properties.upstreamCredentials()),
                 // the holder bounds its own answer (deadlineMs + max_tokens x answerMsPerToken; a whole answer's
                 // headers come when it is complete): this is a backstop, as long as the items are kept
-                new PeerForwarding(peers, replica.value(), properties.responseItemsTtl(), meters));
+                new PeerForwarding(peers, replica.value(), responseItems::peerProof, properties.responseItemsTtl(),
+                        meters));
     }
 
     @Bean

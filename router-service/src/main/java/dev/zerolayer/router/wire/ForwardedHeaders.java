@@ -14,10 +14,10 @@ import org.springframework.http.HttpHeaders;
 /**
  * The client's end-to-end headers as a node gets them: every header but the hop-by-hop ones (and those the
  * {@code Connection} header names), the client's credentials, the gateway's own ({@code anthropic-routing-*}, debug,
- * trace, session) and those the gateway sets itself (content type and length, accept, encoding, host); a node of the
- * other API gets none of the client API's own headers ({@code anthropic-*} / {@code openai-*}). Names are matched
- * without regard to case, repeated headers keep every value. An Anthropic node always gets an
- * {@code anthropic-version} (the client's, else {@value #ANTHROPIC_VERSION}).
+ * trace, session, {@code x-zerolayer-*}) and those the gateway sets itself (content type and length, accept,
+ * encoding, host); a node of the other API gets none of the client API's own headers ({@code anthropic-*} /
+ * {@code openai-*}). Names are matched without regard to case, repeated headers keep every value. An Anthropic node
+ * always gets an {@code anthropic-version} (the client's, else {@value #ANTHROPIC_VERSION}).
  */
 public final class ForwardedHeaders {
 
@@ -30,6 +30,8 @@ public final class ForwardedHeaders {
             ZeroLayerHeaders.SESSION_ID, ZeroLayerHeaders.ADMIN_TOKEN, ZeroLayerHeaders.TRACEPARENT, "tracestate",
             "baggage", "x-forwarded-host");
     private static final String ROUTING_PREFIX = "anthropic-routing-";
+    /** The gateway's own headers between its replicas (a peer's proof, the replica that passed a request on). */
+    private static final String GATEWAY_PREFIX = "x-zerolayer-";
 
     private final List<Map.Entry<String, String>> headers;
 
@@ -44,7 +46,7 @@ public final class ForwardedHeaders {
         for (Map.Entry<String, List<String>> header : client.headerSet()) {
             String name = header.getKey().toLowerCase(Locale.ROOT);
             if (PassedHeaders.notPassed(name) || DROPPED.contains(name) || named.contains(name)
-                    || name.startsWith(ROUTING_PREFIX)) {
+                    || name.startsWith(ROUTING_PREFIX) || name.startsWith(GATEWAY_PREFIX)) {
                 continue;
             }
             for (String value : header.getValue()) {

@@ -35,6 +35,8 @@ class ForwardedHeadersTest {
         headers.add("traceparent", "00-abc-def-01");
         headers.add("User-Agent", "claude-cli/2.1");
         headers.add("x-stainless-lang", "js");
+        headers.add("X-ZeroLayer-Peer-Proof", "sealed");
+        headers.add("x-zerolayer-forwarded-from", "router-2");
         return headers;
     }
 
