@@ -8,6 +8,7 @@ import dev.zerolayer.contracts.complexity.ComplexityModel;
 import dev.zerolayer.contracts.event.Event;
 import dev.zerolayer.contracts.fallback.FallbackAlert;
 import dev.zerolayer.contracts.fallback.FallbackPolicy;
+import dev.zerolayer.contracts.router.KeyDemand;
 import dev.zerolayer.contracts.router.RoutingDecision;
 import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.contracts.telemetry.NodeTelemetry;
@@ -31,6 +32,7 @@ public final class Topics {
     public static final String CACHE_PREWARM = "cache.prewarm.v1";
     public static final String FALLBACK_POLICY = "fallback.policy.v1";
     public static final String FALLBACK_ALERTS = "fallback.alerts.v1";
+    public static final String ROUTER_KEY_DEMAND = "router.key-demand.v1";
 
     /** Suffix of dead-letter topics: {@code <topic>.dlq.<consumer-group>}, one writer each. */
     public static final String DEAD_LETTER_INFIX = ".dlq.";
@@ -72,9 +74,14 @@ public final class Topics {
             "scope (tier:NAME or apiKey:ID)", FallbackAlert.class, FALLBACK, List.of(CONSOLE), CleanupPolicy.DELETE, 1,
             Duration.ofDays(30));
 
+    /** Each router replica's requests per API key in its last period (rate limits split by demand); short-lived. */
+    public static final TopicSpec<KeyDemand> ROUTER_KEY_DEMAND_TOPIC = new TopicSpec<>(ROUTER_KEY_DEMAND,
+            "replica id", KeyDemand.class, ROUTER, List.of(ROUTER), CleanupPolicy.DELETE, 1, Duration.ofHours(1));
+
     public static final List<TopicSpec<?>> ALL = List.of(ROUTER_DECISIONS_TOPIC, TELEMETRY_SAMPLES_TOPIC,
             TELEMETRY_NODE_HEALTH_TOPIC, COMPLEXITY_MODEL_TOPIC, CACHE_KV_EVENTS_TOPIC, CACHE_KV_INDEX_TOPIC,
-            CACHE_SESSIONS_TOPIC, CACHE_PREWARM_TOPIC, FALLBACK_POLICY_TOPIC, FALLBACK_ALERTS_TOPIC);
+            CACHE_SESSIONS_TOPIC, CACHE_PREWARM_TOPIC, FALLBACK_POLICY_TOPIC, FALLBACK_ALERTS_TOPIC,
+            ROUTER_KEY_DEMAND_TOPIC);
 
     private Topics() {
     }

@@ -13,6 +13,7 @@ import dev.zerolayer.contracts.fallback.FallbackPolicy;
 import dev.zerolayer.contracts.fallback.PolicyDocument;
 import dev.zerolayer.contracts.router.CandidateScore;
 import dev.zerolayer.contracts.router.DecisionStatus;
+import dev.zerolayer.contracts.router.KeyDemand;
 import dev.zerolayer.contracts.router.Recovery;
 import dev.zerolayer.contracts.router.RoutingDecision;
 import dev.zerolayer.contracts.telemetry.NodeHealth;
@@ -74,6 +75,8 @@ final class SampleEvents {
                 new dev.zerolayer.contracts.event.Writer("fallback-1-99", 12)));
         events.put("fallback-alert", new FallbackAlert("evt-alert-1", AT, 1, "tier:sonnet",
                 FallbackAlert.AlertStatus.FIRING, 0.071, 0.05, 300, AT.minusSeconds(300)));
+        events.put("key-demand", new KeyDemand("evt-kd-1", AT, 1, "router-service-1-4f2a", 250,
+                Map.of("key-7f3a", 42L, "anonymous", 3L)));
         return events;
     }
 

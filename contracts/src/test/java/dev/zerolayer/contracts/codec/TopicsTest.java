@@ -28,8 +28,9 @@ class TopicsTest {
         for (TopicSpec<?> spec : Topics.ALL) {
             assertThat(names.add(spec.name())).as("duplicate " + spec.name()).isTrue();
             assertThat(spec.name()).endsWith(".v1");
-            if (!spec.name().equals(Topics.TELEMETRY_NODE_HEALTH)) {
-                // telemetry-service replicas read each other's node-health records (handover, cluster load)
+            if (!spec.name().equals(Topics.TELEMETRY_NODE_HEALTH) && !spec.name().equals(Topics.ROUTER_KEY_DEMAND)) {
+                // telemetry-service replicas read each other's node-health records (handover, cluster load), router
+                // replicas each other's demand per key (rate limits)
                 assertThat(spec.readers()).doesNotContain(spec.writer());
             }
             assertThat(spec.kafkaConfigs()).containsEntry("cleanup.policy", spec.cleanupPolicy().kafkaValue());
@@ -37,12 +38,12 @@ class TopicsTest {
                 assertThat(spec.kafkaConfigs()).doesNotContainKey("retention.ms");
             }
         }
-        assertThat(names).hasSize(10);
+        assertThat(names).hasSize(11);
         assertThat(Topics.spec(Topics.CACHE_KV_INDEX).compacted()).isTrue();
         assertThat(Topics.spec(Topics.ROUTER_DECISIONS).compacted()).isFalse();
         assertThat(Topics.readBy(Topics.ROUTER)).extracting(TopicSpec::name).containsExactlyInAnyOrder(
                 Topics.TELEMETRY_NODE_HEALTH, Topics.COMPLEXITY_MODEL, Topics.CACHE_KV_INDEX, Topics.CACHE_SESSIONS,
-                Topics.FALLBACK_POLICY);
+                Topics.FALLBACK_POLICY, Topics.ROUTER_KEY_DEMAND);
         assertThat(Topics.deadLetterTopic(Topics.TELEMETRY_SAMPLES, "telemetry-service"))
                 .isEqualTo("telemetry.samples.v1.dlq.telemetry-service");
     }

@@ -21,6 +21,8 @@ import dev.zerolayer.router.api.GatewayMetrics;
 import dev.zerolayer.router.api.PeerForwarding;
 import dev.zerolayer.router.auth.ApiKeyAuthenticator;
 import dev.zerolayer.router.auth.ApiKeysFile;
+import dev.zerolayer.router.auth.KeyDemandExchange;
+import dev.zerolayer.router.auth.PeerDemand;
 import dev.zerolayer.router.auth.RateLimits;
 import dev.zerolayer.router.decision.PromptPrefixes;
 import dev.zerolayer.router.decision.RequestRouter;
@@ -65,6 +67,10 @@ import org.springframework.web.reactive.function.client.WebClient;
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(RouterProperties.class)
 public class RouterConfiguration {
+
+    /** How often router replicas exchange their demand per API key, and how far back a replica's demand counts. */
+    private static final java.time.Duration KEY_DEMAND_PERIOD = java.time.Duration.ofMillis(250);
+    private static final java.time.Duration KEY_DEMAND_WINDOW = java.time.Duration.ofSeconds(1);
 
     @Bean
     CompactedView<NodeHealth> nodeHealth(EventReader reader, Clock clock) {
@@ -267,6 +273,35 @@ public class RouterConfiguration {
         return new DecisionPublisher(properties.eventBufferSize(), topic, () -> new KafkaProducer<>(
                 DecisionProducerConfig.of(guard.bootstrapServers(), guard.clientProperties(), producerProperties),
                 new ByteArraySerializer(), new ByteArraySerializer()), guard::ready, meters);
+    }
+
+    /** The other router replicas' demand per API key (binding {@code keyDemand-in-0}, from the latest offset). */
+    @Bean
+    PeerDemand keyDemand(EventReader reader, ReplicaId replica, Clock clock) {
+        return new PeerDemand(reader, replica.value(), KEY_DEMAND_WINDOW, clock);
+    }
+
+    /** Publishes this replica's demand per API key and sets its part of each key's rate limit. */
+    @Bean
+    KeyDemandExchange keyDemandExchange(RateLimits rateLimits, PeerDemand keyDemand, TopicGuard guard,
+            ReplicaId replica, Clock clock, MeterRegistry meters, org.springframework.core.env.Environment environment,
+            @org.springframework.beans.factory.annotation.Value("${zerolayer.topic.router-key-demand}") String topic) {
+        java.util.Map<String, String> producerProperties = org.springframework.boot.context.properties.bind.Binder
+                .get(environment).bind("spring.cloud.stream.kafka.binder.producer-properties",
+                        org.springframework.boot.context.properties.bind.Bindable.mapOf(String.class, String.class))
+                .orElse(java.util.Map.of());
+        return new KeyDemandExchange(rateLimits, keyDemand, () -> {
+            java.util.Map<String, Object> config = new java.util.HashMap<>(DecisionProducerConfig.of(
+                    guard.bootstrapServers(), guard.clientProperties(), producerProperties));
+            config.put(org.apache.kafka.clients.producer.ProducerConfig.CLIENT_ID_CONFIG,
+                    "zerolayer-router-key-demand");
+            config.put(org.apache.kafka.clients.producer.ProducerConfig.LINGER_MS_CONFIG, "0");
+            // a demand record is worth a second: never hold the exchange's thread, never retry one for long
+            config.put(org.apache.kafka.clients.producer.ProducerConfig.MAX_BLOCK_MS_CONFIG, "200");
+            config.put(org.apache.kafka.clients.producer.ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "1000");
+            config.put(org.apache.kafka.clients.producer.ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "2000");
+            return new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
+        }, topic, replica.value(), KEY_DEMAND_PERIOD, KEY_DEMAND_WINDOW, clock, meters);
     }
 
     @Bean
