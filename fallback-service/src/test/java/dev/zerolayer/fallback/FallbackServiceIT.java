@@ -1,5 +1,7 @@
 package dev.zerolayer.fallback;
 
+import dev.zerolayer.platform.testing.MutableClock;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

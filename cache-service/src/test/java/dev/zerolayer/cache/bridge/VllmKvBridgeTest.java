@@ -3,7 +3,7 @@ package dev.zerolayer.cache.bridge;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.zerolayer.cache.MutableClock;
+import dev.zerolayer.platform.testing.MutableClock;
 import dev.zerolayer.contracts.cache.KvCacheEvent;
 import dev.zerolayer.contracts.cache.KvEventType;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

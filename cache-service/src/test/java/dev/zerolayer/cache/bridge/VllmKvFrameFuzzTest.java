@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ch.qos.logback.classic.Level;
-import dev.zerolayer.cache.MutableClock;
+import dev.zerolayer.platform.testing.MutableClock;
 import dev.zerolayer.contracts.cache.KvCacheEvent;
 import dev.zerolayer.contracts.testing.SeededFuzz;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

@@ -6,7 +6,7 @@ import static dev.zerolayer.cache.TestEvents.message;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.zerolayer.cache.MutableClock;
+import dev.zerolayer.platform.testing.MutableClock;
 import dev.zerolayer.cache.index.BlockIndex;
 import dev.zerolayer.cache.nodes.NodeStates;
 import dev.zerolayer.cache.restore.RestoreGate;

@@ -3,7 +3,7 @@ package dev.zerolayer.cache.publication;
 import static dev.zerolayer.cache.TestEvents.decision;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.zerolayer.cache.MutableClock;
+import dev.zerolayer.platform.testing.MutableClock;
 import dev.zerolayer.cache.index.BlockIndex;
 import dev.zerolayer.cache.session.SessionRules;
 import dev.zerolayer.cache.session.SessionTracker;

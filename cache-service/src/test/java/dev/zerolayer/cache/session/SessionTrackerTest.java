@@ -3,7 +3,7 @@ package dev.zerolayer.cache.session;
 import static dev.zerolayer.cache.TestEvents.decision;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.zerolayer.cache.MutableClock;
+import dev.zerolayer.platform.testing.MutableClock;
 import dev.zerolayer.contracts.cache.PrewarmCommand;
 import dev.zerolayer.contracts.cache.SessionEntry;
 import dev.zerolayer.contracts.router.DecisionStatus;

@@ -3,7 +3,7 @@ package dev.zerolayer.cache.stats;
 import static dev.zerolayer.cache.TestEvents.decision;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.zerolayer.cache.MutableClock;
+import dev.zerolayer.platform.testing.MutableClock;
 import dev.zerolayer.contracts.router.DecisionStatus;
 import java.time.Duration;
 import java.time.Instant;

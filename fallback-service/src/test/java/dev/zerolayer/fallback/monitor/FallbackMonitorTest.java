@@ -7,7 +7,7 @@ import dev.zerolayer.contracts.fallback.FallbackAlert.AlertStatus;
 import dev.zerolayer.contracts.fallback.FallbackAlerting;
 import dev.zerolayer.contracts.router.DecisionStatus;
 import dev.zerolayer.contracts.router.RoutingDecision;
-import dev.zerolayer.fallback.MutableClock;
+import dev.zerolayer.platform.testing.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

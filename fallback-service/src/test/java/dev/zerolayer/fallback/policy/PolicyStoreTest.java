@@ -7,7 +7,7 @@ import dev.zerolayer.contracts.event.EventChecks;
 import dev.zerolayer.contracts.fallback.FallbackPolicy;
 import dev.zerolayer.contracts.fallback.PolicyDocument;
 import dev.zerolayer.contracts.fallback.Thresholds;
-import dev.zerolayer.fallback.MutableClock;
+import dev.zerolayer.platform.testing.MutableClock;
 import dev.zerolayer.fallback.policy.HistoryEntry.Action;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

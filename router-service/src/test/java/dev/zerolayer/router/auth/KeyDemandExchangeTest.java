@@ -8,18 +8,15 @@ import dev.zerolayer.contracts.fallback.FallbackPolicy;
 import dev.zerolayer.contracts.router.KeyDemand;
 import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.events.EventReader;
+import dev.zerolayer.platform.testing.MutableClock;
 import dev.zerolayer.platform.view.CompactedView;
 import dev.zerolayer.router.state.ActivePolicy;
 import dev.zerolayer.router.wire.ApiException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.kafka.support.KafkaHeaders;
@@ -31,27 +28,7 @@ class KeyDemandExchangeTest {
     private static final Duration PERIOD = Duration.ofMillis(250);
     private static final int LIMIT = 40;
 
-    /** A clock the test moves. */
-    private static final class Now extends Clock {
-        final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-12-04T20:00:00Z"));
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now.get();
-        }
-    }
-
-    private final Now clock = new Now();
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-12-04T20:00:00Z"));
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private final EventReader reader = new EventReader(meters);
     private final RateLimits limits = new RateLimits(LIMIT, new ActivePolicy(new CompactedView<FallbackPolicy>(
@@ -146,7 +123,7 @@ class KeyDemandExchangeTest {
         assertThat(peers.peers()).isEqualTo(1);
 
         // once the peer's demand is older than the window, the whole limit is back
-        clock.now.set(clock.instant().plusMillis(1_500));
+        clock.advance(Duration.ofMillis(1_500));
         ask("key-1", 100);
         exchange.tick();
         permits("key-1", LIMIT);

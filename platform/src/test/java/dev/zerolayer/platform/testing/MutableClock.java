@@ -1,4 +1,4 @@
-package dev.zerolayer.cache;
+package dev.zerolayer.platform.testing;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -6,7 +6,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
-/** A clock tests move by hand. */
+/** A clock tests move by hand (UTC). */
 public final class MutableClock extends Clock {
 
     private volatile Instant now;
@@ -15,8 +15,12 @@ public final class MutableClock extends Clock {
         this.now = start;
     }
 
-    public void advance(Duration by) {
-        now = now.plus(by);
+    public void advance(Duration duration) {
+        now = now.plus(duration);
+    }
+
+    public void set(Instant instant) {
+        now = instant;
     }
 
     @Override
