@@ -266,13 +266,19 @@ public class RouterConfiguration {
     DecisionPublisher decisionPublisher(RouterProperties properties, TopicGuard guard, MeterRegistry meters,
             org.springframework.core.env.Environment environment,
             @org.springframework.beans.factory.annotation.Value("${zerolayer.topic.router-decisions}") String topic) {
-        java.util.Map<String, String> producerProperties = org.springframework.boot.context.properties.bind.Binder
-                .get(environment).bind("spring.cloud.stream.kafka.binder.producer-properties",
-                        org.springframework.boot.context.properties.bind.Bindable.mapOf(String.class, String.class))
-                .orElse(java.util.Map.of());
+        java.util.Map<String, String> producerProperties = producerProperties(environment);
         return new DecisionPublisher(properties.eventBufferSize(), topic, () -> new KafkaProducer<>(
                 DecisionProducerConfig.of(guard.bootstrapServers(), guard.clientProperties(), producerProperties),
                 new ByteArraySerializer(), new ByteArraySerializer()), guard::ready, meters);
+    }
+
+    /** The binder's producer properties as the operator set them, for the router's own producers. */
+    private static java.util.Map<String, String> producerProperties(
+            org.springframework.core.env.Environment environment) {
+        return org.springframework.boot.context.properties.bind.Binder.get(environment)
+                .bind("spring.cloud.stream.kafka.binder.producer-properties",
+                        org.springframework.boot.context.properties.bind.Bindable.mapOf(String.class, String.class))
+                .orElse(java.util.Map.of());
     }
 
     /** The other router replicas' demand per API key (binding {@code keyDemand-in-0}, from the latest offset). */
@@ -286,10 +292,7 @@ public class RouterConfiguration {
     KeyDemandExchange keyDemandExchange(RateLimits rateLimits, PeerDemand keyDemand, TopicGuard guard,
             ReplicaId replica, Clock clock, MeterRegistry meters, org.springframework.core.env.Environment environment,
             @org.springframework.beans.factory.annotation.Value("${zerolayer.topic.router-key-demand}") String topic) {
-        java.util.Map<String, String> producerProperties = org.springframework.boot.context.properties.bind.Binder
-                .get(environment).bind("spring.cloud.stream.kafka.binder.producer-properties",
-                        org.springframework.boot.context.properties.bind.Bindable.mapOf(String.class, String.class))
-                .orElse(java.util.Map.of());
+        java.util.Map<String, String> producerProperties = producerProperties(environment);
         return new KeyDemandExchange(rateLimits, keyDemand, () -> {
             java.util.Map<String, Object> config = new java.util.HashMap<>(DecisionProducerConfig.of(
                     guard.bootstrapServers(), guard.clientProperties(), producerProperties));
