@@ -214,6 +214,40 @@ await check('openai-sdk', 'responses: whole, streamed and tool round trip', asyn
   return { usage: whole.usage, arguments: call.arguments };
 });
 
+await check('openai-sdk', 'responses: a conversation gone on by previous_response_id', async () => {
+  // OpenAI's own multi-turn pattern: each turn sends only what is new and names the response before it
+  const tools = [{ type: 'function', name: 'get_weather', description: 'Current weather in a city', parameters: WEATHER, strict: false }];
+  const first = await openai.responses.create({ model: 'gpt-4o-mini', input: TOOL_PROMPT, tools, max_output_tokens: 256 });
+  const call = first.output.find((item) => item.type === 'function_call');
+  expect(call && JSON.parse(call.arguments).city === 'Paris', `no tool call: ${JSON.stringify(first.output)}`);
+  const second = await openai.responses.create({
+    model: 'gpt-4o-mini', tools, max_output_tokens: 64, previous_response_id: first.id,
+    input: [{ type: 'function_call_output', call_id: call.call_id, output: WEATHER_RESULT }],
+  });
+  expect(second.previous_response_id === first.id, `previous_response_id not echoed: ${second.previous_response_id}`);
+  expect(second.output_text.length > 0, 'no final answer');
+  // the node got the whole conversation: more input tokens than the first turn's input and output together
+  expect(second.usage.input_tokens > first.usage.input_tokens,
+    `second turn's input ${second.usage.input_tokens} tokens, first ${first.usage.input_tokens}: history not sent`);
+  const stream = openai.responses.stream({ model: 'gpt-4o-mini', previous_response_id: second.id, input: 'And tomorrow?', max_output_tokens: 64 });
+  let streamed = '';
+  for await (const event of stream) {
+    if (event.type === 'response.output_text.delta') {
+      streamed += event.delta;
+    }
+  }
+  const third = await stream.finalResponse();
+  expect(streamed.length > 0 && third.previous_response_id === second.id, 'third turn not gone on from the second');
+  try {
+    await openai.responses.create({ model: 'gpt-4o-mini', previous_response_id: 'resp_unknown', input: 'Hi' });
+  } catch (error) {
+    expect(error instanceof OpenAI.BadRequestError && error.code === 'previous_response_not_found'
+      && error.param === 'previous_response_id', `not OpenAI's 400: ${error?.constructor?.name} ${JSON.stringify(error.error)}`);
+    return { input_tokens: [first.usage.input_tokens, second.usage.input_tokens, third.usage.input_tokens] };
+  }
+  throw new Error('an unknown previous_response_id was accepted');
+});
+
 await check('openai-sdk', 'legacy completions and models', async () => {
   const completion = await openai.completions.create({ model: 'gpt-3.5-turbo-instruct', prompt: 'Once upon a time', max_tokens: 16 });
   expect(completion.object === 'text_completion' && completion.choices[0].text.length > 0, 'no completion text');

@@ -32,8 +32,9 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Two router replicas sharing an admin token, against the real broker and a real local node: a Responses item answered
- * by one and named by {@code item_reference} at the other is resolved by the one that holds it (the request passed on
- * whole, its answer streamed back unchanged); a request already passed on, or one whose holder is gone, gets the 404.
+ * by one and named by {@code item_reference} at the other, or a response gone on from by {@code previous_response_id},
+ * is resolved by the one that holds it (the request passed on whole, its answer streamed back unchanged); a request
+ * already passed on, or one whose holder is gone, gets the 404 (400 {@code previous_response_not_found}).
  */
 @ExtendWith(SharedKafka.class)
 class ItemReferencesAcrossReplicasIT {
@@ -120,6 +121,26 @@ class ItemReferencesAcrossReplicasIT {
                 assertThat(EventCodec.mapper().readTree(whole.body()).path("object").stringValue())
                         .isEqualTo("response");
 
+                // and a turn going on from A's response by previous_response_id at B is answered by A, with the
+                // conversation A keeps; so is the turn after it (the answer A gave keeps naming A)
+                String firstId = EventCodec.mapper().readTree(first.body()).path("id").stringValue();
+                String responseId = firstId;
+                for (int turn = 1; turn <= 2; turn++) {
+                    int sent = node.received().size();
+                    HttpResponse<String> onFrom = post(b, "{\"model\":\"m\",\"stream\":" + (turn == 2)
+                            + ",\"previous_response_id\":\"" + responseId + "\",\"input\":\"And " + turn + "?\"}");
+                    assertThat(onFrom.statusCode()).as(onFrom.body()).isEqualTo(200);
+                    JsonNode got = EventCodec.mapper().readTree(node.received().get(sent).body());
+                    assertThat(got.path("messages").size()).as(got.toString()).isEqualTo(1 + 2 * turn);
+                    assertThat(got.path("messages").path(1).toString()).contains("hello from opus");
+                    assertThat(got.path("messages").path(2 * turn).toString()).contains("And " + turn + "?");
+                    if (turn == 1) {
+                        JsonNode answered = EventCodec.mapper().readTree(onFrom.body());
+                        assertThat(answered.path("previous_response_id").stringValue()).isEqualTo(responseId);
+                        responseId = answered.path("id").stringValue();
+                    }
+                }
+
                 // and a request already passed on is not passed on again: B itself does not hold the item
                 HttpResponse<String> passedOn = post(b, nextTurn(itemId, false), LeaderForwarding.FORWARDED_FROM,
                         "router-x");
@@ -138,6 +159,11 @@ class ItemReferencesAcrossReplicasIT {
                 assertThat(orphaned.statusCode()).as(orphaned.body()).isEqualTo(404);
                 assertThat(EventCodec.mapper().readTree(orphaned.body()).path("error").path("message").stringValue())
                         .contains(itemId);
+                HttpResponse<String> orphanedTurn = post(b, "{\"model\":\"m\",\"previous_response_id\":\""
+                        + firstId + "\",\"input\":\"And?\"}");
+                assertThat(orphanedTurn.statusCode()).as(orphanedTurn.body()).isEqualTo(400);
+                assertThat(EventCodec.mapper().readTree(orphanedTurn.body()).path("error").path("code").stringValue())
+                        .isEqualTo("previous_response_not_found");
             } finally {
                 kafka.send(Topics.TELEMETRY_NODE_HEALTH, nodeId, null);
             }

@@ -420,10 +420,48 @@ class TransparencyIT {
                 "{\"model\":\"m\",\"input\":[{\"type\":\"item_reference\",\"id\":\"msg_nope\"}]}");
         assertThat(unknown.statusCode()).isEqualTo(404);
         assertThat(json(unknown).path("error").path("message").stringValue()).contains("msg_nope");
-        HttpResponse<String> stateful = post(service, "/v1/responses",
-                "{\"model\":\"m\",\"input\":\"hi\",\"previous_response_id\":\"resp_1\"}");
-        assertThat(stateful.statusCode()).isEqualTo(400);
-        assertThat(json(stateful).path("error").path("message").stringValue()).contains("previous_response_id");
+        // the next turn goes on from the first response by its id: its input and its call come before the output
+        // given now, its instructions do not (as in OpenAI's API), and the answer names the response it went on from
+        String firstId = body.path("id").stringValue();
+        HttpResponse<String> onFrom = post(service, "/v1/responses", "{\"model\":\"gpt-asked\",\"tools\":[{\"type\":"
+                + "\"function\",\"name\":\"get_weather\",\"parameters\":" + WEATHER + "}],"
+                + "\"previous_response_id\":\"" + firstId + "\",\"input\":[{\"type\":\"function_call_output\","
+                + "\"call_id\":\"toolu_o1\",\"output\":\"sunny\"}]}", "anthropic-routing-priority", "opus");
+        assertThat(onFrom.statusCode()).as(onFrom.body()).isEqualTo(200);
+        assertThat(json(onFrom).path("previous_response_id").stringValue()).isEqualTo(firstId);
+        JsonNode wentOn = EventCodec.mapper().readTree(fleet.node("oTool").received().get(
+                fleet.node("oTool").received().size() - 1).body());
+        assertThat(wentOn.path("system").isMissingNode()).as(wentOn.toString()).isTrue();
+        assertThat(wentOn.path("messages").size()).as(wentOn.toString()).isEqualTo(3);
+        assertThat(wentOn.at("/messages/0/content/0/text").stringValue()).isEqualTo("Weather?");
+        assertThat(wentOn.at("/messages/1/content/0/type").stringValue()).isEqualTo("tool_use");
+        assertThat(wentOn.at("/messages/2/content/0/type").stringValue()).isEqualTo("tool_result");
+        // a third turn goes on from the second: the whole conversation, streamed
+        HttpResponse<String> third = post(service, "/v1/responses", "{\"model\":\"gpt-asked\","
+                + "\"previous_response_id\":\"" + json(onFrom).path("id").stringValue() + "\",\"input\":\"And "
+                + "tomorrow?\",\"stream\":true}", "anthropic-routing-priority", "opus");
+        assertThat(third.statusCode()).as(third.body()).isEqualTo(200);
+        assertThat(third.body()).contains("event: response.completed");
+        JsonNode whole = EventCodec.mapper().readTree(fleet.node("oTool").received().get(
+                fleet.node("oTool").received().size() - 1).body());
+        assertThat(whole.path("messages").size()).as(whole.toString()).isEqualTo(5);
+        assertThat(whole.at("/messages/4/content/0/text").stringValue()).isEqualTo("And tomorrow?");
+        // a response asked with store false, or one never answered, cannot be gone on from: OpenAI's 400 and code
+        HttpResponse<String> unstored = post(service, "/v1/responses",
+                "{\"model\":\"m\",\"input\":\"hi\",\"store\":false,\"max_output_tokens\":8}",
+                "anthropic-routing-priority", "opus");
+        assertThat(unstored.statusCode()).as(unstored.body()).isEqualTo(200);
+        for (String id : List.of(json(unstored).path("id").stringValue(), "resp_1")) {
+            HttpResponse<String> stateful = post(service, "/v1/responses",
+                    "{\"model\":\"m\",\"input\":\"hi\",\"previous_response_id\":\"" + id + "\"}");
+            assertThat(stateful.statusCode()).as(id).isEqualTo(400);
+            JsonNode error = json(stateful).path("error");
+            assertThat(error.path("message").stringValue()).startsWith("Previous response with id '" + id
+                    + "' not found.");
+            assertThat(error.path("param").stringValue()).isEqualTo("previous_response_id");
+            assertThat(error.path("code").stringValue()).isEqualTo("previous_response_not_found");
+            assertThat(error.path("type").stringValue()).isEqualTo("invalid_request_error");
+        }
         // legacy completions go to an OpenAI node as they are (opus has none: its chain leads to haiku's)
         HttpResponse<String> legacy = post(service, "/v1/completions",
                 "{\"model\":\"m\",\"prompt\":\"Once\",\"max_tokens\":4}", "anthropic-routing-priority", "opus");

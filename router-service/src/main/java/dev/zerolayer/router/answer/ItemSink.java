@@ -9,6 +9,13 @@ public interface ItemSink {
     /** Keeps a finished output item (one with an id). */
     void remember(ObjectNode item);
 
+    /**
+     * Keeps a finished response for a later {@code previous_response_id}: its id, the client's request as the node
+     * got it (its input with the conversation before it), and its output items.
+     */
+    default void answered(String responseId, ObjectNode request, java.util.List<ObjectNode> output) {
+    }
+
     /** Appended to every output item id minted for the sink (says which replica holds the item); empty: nothing. */
     default String idTail() {
         return "";

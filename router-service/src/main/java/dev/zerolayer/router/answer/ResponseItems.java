@@ -6,7 +6,12 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -15,11 +20,15 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The Responses output items this router answered recently, by id, so that a client's next request may name them by
- * {@code item_reference} (the Vercel AI SDK does by default): the most recent {@code capacity} items, each for
- * {@code ttl}, in this process's memory only (never in an event or a log). Each id ends with this replica's address
- * and the minute it was minted, sealed for its peers, so a reference reaching another replica names the one to pass it
- * to while it can still hold it; an unknown or expired reference is OpenAI's own 404.
+ * The Responses output items and stored responses this router answered recently, so that a client's next request may
+ * name an item by {@code item_reference} (the Vercel AI SDK does by default) or go on from a response by
+ * {@code previous_response_id} (its input and output items come before the new input; instructions are not carried,
+ * as in OpenAI's API): the most recent {@code capacity} items each for {@code ttl}, and responses asked with
+ * {@code store} not false for {@code ttl} after their last use, the least recently used dropped beyond
+ * {@code responseBytes}; in this process's memory only (never in an event or a log). Each id ends with this replica's
+ * address and the minute it was minted, sealed for its peers, so a reference reaching another replica names the one to
+ * pass it to while it can still hold it; an unknown or expired item is OpenAI's own 404, a response its 400
+ * {@code previous_response_not_found}.
  */
 public final class ResponseItems implements ItemSink {
 
@@ -37,6 +46,30 @@ public final class ResponseItems implements ItemSink {
     private record Stored(ObjectNode item, long expiresAtMillis) {
     }
 
+    /** A stored response: the one it went on from (null: none), the input items its request added, its output. */
+    private static final class StoredResponse {
+        final String previousId;
+        final List<ObjectNode> input;
+        final List<ObjectNode> output;
+        final long weight;
+        long expiresAtMillis;
+
+        StoredResponse(String previousId, List<ObjectNode> input, List<ObjectNode> output, long expiresAtMillis) {
+            this.previousId = previousId;
+            this.input = input;
+            this.output = output;
+            this.weight = weight(input) + weight(output);
+            this.expiresAtMillis = expiresAtMillis;
+        }
+    }
+
+    /** The most turns a chain of responses is followed back (a conversation longer than this is not found). */
+    static final int MAX_TURNS = 10_000;
+
+    private final long responseBytes;
+    private final Map<String, StoredResponse> responses = new LinkedHashMap<>(64, 0.75f, true);
+    private long responsesWeight;
+
     /** The id tail of the items minted in one minute (sealed once per minute, not per item). */
     private record Tail(long minute, String token) {
     }
@@ -49,6 +82,17 @@ public final class ResponseItems implements ItemSink {
      * @param self where this replica answers its peers (empty until its server listens: ids get no tail)
      */
     public ResponseItems(int capacity, Duration ttl, Clock clock, SealedAddress seal, Supplier<Optional<URI>> self) {
+        this(capacity, ttl, 64L << 20, clock, seal, self);
+    }
+
+    /**
+     * @param responseBytes about how many bytes of stored responses (their items' text) are kept at most
+     * @param seal          opens the tails of peers' item ids and seals this replica's own
+     * @param self          where this replica answers its peers (empty until its server listens: ids get no tail)
+     */
+    public ResponseItems(int capacity, Duration ttl, long responseBytes, Clock clock, SealedAddress seal,
+            Supplier<Optional<URI>> self) {
+        this.responseBytes = responseBytes;
         this.seal = seal;
         this.self = self;
         this.capacity = capacity;
@@ -90,34 +134,194 @@ public final class ResponseItems implements ItemSink {
     }
 
     /**
-     * Replaces every {@code item_reference} of a request's {@code input} with the item it names.
+     * Replaces every {@code item_reference} of a request's {@code input} with the item it names, then puts the items
+     * of the conversation its {@code previous_response_id} names (each turn's input and output, oldest first) before
+     * its input; the field stays (the answer echoes it, the translation leaves it behind).
      *
      * @param passedOn whether another replica passed the request here (it is never passed on again)
-     * @throws ItemHeldElsewhere for a reference to an item another replica answered (unless passed on)
-     * @throws ApiException      404 for a reference to an item no replica can be asked for
+     * @throws ItemHeldElsewhere for a reference to an item or response another replica answered (unless passed on)
+     * @throws ApiException      404 for an item, 400 for a response, no replica can be asked for
      */
     public void resolve(ObjectNode request, boolean passedOn) {
-        if (!(request.get("input") instanceof ArrayNode input)) {
+        if (request.get("input") instanceof ArrayNode input) {
+            for (int i = 0; i < input.size(); i++) {
+                JsonNode item = input.get(i);
+                if (!item.path("type").asString("").equals("item_reference")) {
+                    continue;
+                }
+                String id = item.path("id").asString("");
+                Stored stored;
+                synchronized (items) {
+                    stored = items.get(id);
+                }
+                if (stored == null || stored.expiresAtMillis() < clock.millis()) {
+                    ApiException unknown = new ApiException(404, "not_found_error", "Item with id '" + id + "' not "
+                            + "found. This gateway keeps the items it answered for " + ttl.toMinutes() + " minutes; "
+                            + "send the item itself (or set 'store' to false), or remove this item from your input.");
+                    Optional<URI> holder = passedOn ? Optional.empty() : holder(id);
+                    throw holder.isPresent() ? new ItemHeldElsewhere(holder.get(), unknown) : unknown;
+                }
+                input.set(i, stored.item().deepCopy());
+            }
+        }
+        JsonNode previous = request.get("previous_response_id");
+        if (previous == null || previous.isNull()) {
             return;
         }
-        for (int i = 0; i < input.size(); i++) {
-            JsonNode item = input.get(i);
-            if (!item.path("type").asString("").equals("item_reference")) {
-                continue;
+        if (!previous.isString() || previous.stringValue().isEmpty()) {
+            throw new ApiException(400, "invalid_request_error", "previous_response_id: Input should be a non-empty "
+                    + "string", "previous_response_id", null);
+        }
+        JsonNode own = request.get("input");
+        if (own != null && !own.isNull() && !own.isString() && !own.isArray()) {
+            return; // not an input at all: the parser says so
+        }
+        String id = previous.stringValue();
+        List<ObjectNode> history = history(id);
+        if (history == null) {
+            ApiException unknown = new ApiException(400, "invalid_request_error", "Previous response with id '" + id
+                    + "' not found. This gateway keeps a stored response for " + ttl.toMinutes() + " minutes after "
+                    + "its last use; send the whole conversation in 'input' instead.", "previous_response_id",
+                    "previous_response_not_found");
+            Optional<URI> holder = passedOn ? Optional.empty() : holder(id);
+            throw holder.isPresent() ? new ItemHeldElsewhere(holder.get(), unknown) : unknown;
+        }
+        ArrayNode whole = request.arrayNode();
+        history.forEach(item -> whole.add(item.deepCopy()));
+        inputItems(own).forEach(whole::add);
+        request.set("input", whole);
+    }
+
+    /**
+     * Keeps a finished response (unless its request set {@code store} to false): the input items its request added to
+     * the conversation it went on from, and its output items.
+     */
+    @Override
+    public void answered(String responseId, ObjectNode request, List<ObjectNode> output) {
+        if (!request.path("store").asBoolean(true) || responseId == null || responseId.isEmpty()) {
+            return;
+        }
+        JsonNode previous = request.get("previous_response_id");
+        String previousId = previous != null && previous.isString() ? previous.stringValue() : null;
+        List<ObjectNode> input = inputItems(request.get("input"));
+        synchronized (responses) {
+            int before = previousId == null ? 0 : turnsItems(previousId);
+            if (before < 0 || before > input.size()) {
+                // the conversation before it went meanwhile: this response keeps its whole input
+                previousId = null;
+                before = 0;
             }
-            String id = item.path("id").asString("");
-            Stored stored;
-            synchronized (items) {
-                stored = items.get(id);
+            List<ObjectNode> added = new ArrayList<>(input.size() - before);
+            for (int i = before; i < input.size(); i++) {
+                added.add(input.get(i).deepCopy());
             }
-            if (stored == null || stored.expiresAtMillis() < clock.millis()) {
-                ApiException unknown = new ApiException(404, "not_found_error", "Item with id '" + id + "' not "
-                        + "found. This gateway keeps the items it answered for " + ttl.toMinutes() + " minutes; send "
-                        + "the item itself (or set 'store' to false), or remove this item from your input.");
-                Optional<URI> holder = passedOn ? Optional.empty() : holder(id);
-                throw holder.isPresent() ? new ItemHeldElsewhere(holder.get(), unknown) : unknown;
+            List<ObjectNode> out = new ArrayList<>(output.size());
+            output.forEach(item -> out.add(item.deepCopy()));
+            StoredResponse stored = new StoredResponse(previousId, List.copyOf(added), List.copyOf(out),
+                    clock.millis() + ttl.toMillis());
+            StoredResponse replaced = responses.put(responseId, stored);
+            responsesWeight += stored.weight - (replaced == null ? 0 : replaced.weight);
+            Iterator<StoredResponse> eldest = responses.values().iterator();
+            while ((responsesWeight > responseBytes || responses.size() > Math.max(capacity, 1))
+                    && eldest.hasNext()) {
+                StoredResponse dropped = eldest.next();
+                if (dropped == stored) {
+                    break;
+                }
+                responsesWeight -= dropped.weight;
+                eldest.remove();
             }
-            input.set(i, stored.item().deepCopy());
+        }
+    }
+
+    /** The items of a conversation up to and with response {@code id}, oldest first; null when any turn is gone. */
+    private List<ObjectNode> history(String id) {
+        Deque<StoredResponse> turns = new ArrayDeque<>();
+        long now = clock.millis();
+        synchronized (responses) {
+            for (String at = id; at != null; ) {
+                StoredResponse stored = responses.get(at);
+                if (stored == null || stored.expiresAtMillis < now || turns.size() >= MAX_TURNS) {
+                    return null;
+                }
+                turns.addFirst(stored);
+                at = stored.previousId;
+            }
+            // a conversation in use is kept: each of its turns for ttl from now
+            turns.forEach(turn -> turn.expiresAtMillis = now + ttl.toMillis());
+        }
+        List<ObjectNode> items = new ArrayList<>();
+        for (StoredResponse turn : turns) {
+            items.addAll(turn.input);
+            items.addAll(turn.output);
+        }
+        return items;
+    }
+
+    /** How many items the conversation up to and with response {@code id} holds; -1 when any turn is gone. */
+    private int turnsItems(String id) {
+        int count = 0;
+        int turns = 0;
+        for (String at = id; at != null; turns++) {
+            StoredResponse stored = responses.get(at);
+            if (stored == null || turns >= MAX_TURNS) {
+                return -1;
+            }
+            count += stored.input.size() + stored.output.size();
+            at = stored.previousId;
+        }
+        return count;
+    }
+
+    /** A request's {@code input} as items: a string is one user message (as the API reads it). */
+    private static List<ObjectNode> inputItems(JsonNode input) {
+        List<ObjectNode> items = new ArrayList<>();
+        if (input instanceof ArrayNode array) {
+            array.forEach(item -> {
+                if (item instanceof ObjectNode object) {
+                    items.add(object);
+                }
+            });
+        } else if (input != null && input.isString()) {
+            ObjectNode message = tools.jackson.databind.node.JsonNodeFactory.instance.objectNode()
+                    .put("type", "message").put("role", "user");
+            message.putArray("content").addObject().put("type", "input_text").put("text", input.stringValue());
+            items.add(message);
+        }
+        return items;
+    }
+
+    /** About the bytes items hold: their strings' lengths plus a little per node. */
+    static long weight(List<? extends JsonNode> items) {
+        long total = 0;
+        for (JsonNode item : items) {
+            total += weight(item);
+        }
+        return total;
+    }
+
+    private static long weight(JsonNode node) {
+        if (node.isString()) {
+            return 16 + node.stringValue().length();
+        }
+        long total = 16;
+        if (node.isContainer()) {
+            for (JsonNode child : node.values()) {
+                total += weight(child);
+            }
+            if (node.isObject()) {
+                for (String name : node.propertyNames()) {
+                    total += name.length();
+                }
+            }
+        }
+        return total;
+    }
+
+    /** Stored responses held now. */
+    public int responses() {
+        synchronized (responses) {
+            return responses.size();
         }
     }
 

@@ -14,7 +14,8 @@ import tools.jackson.databind.node.ObjectNode;
  * output item added, grown and done, completed / incomplete / failed, every event numbered) and the final response
  * object, which is also the whole non-streaming answer. Text blocks become output_text parts of a message item,
  * thinking a reasoning item with its text as summary, tool calls function_call items; the request's parameters are
- * echoed as the API echoes them. Each finished item goes to a sink (for later {@code item_reference}s).
+ * echoed as the API echoes them. Each finished item goes to a sink (for later {@code item_reference}s), and so does
+ * the finished response (for a later {@code previous_response_id}).
  */
 public final class ResponsesWriter {
 
@@ -23,7 +24,7 @@ public final class ResponsesWriter {
     private final ObjectNode request;
     private final String model;
     private final ItemSink itemSink;
-    private final String id = "resp_" + hex(24);
+    private final String id;
     private final long createdAt = System.currentTimeMillis() / 1000;
     private final List<ObjectNode> output = new ArrayList<>();
     private int sequence;
@@ -47,6 +48,8 @@ public final class ResponsesWriter {
         this.request = request;
         this.model = model;
         this.itemSink = itemSink;
+        // the same tail as its items: a later previous_response_id names the replica that keeps it
+        this.id = "resp_" + hex(ResponseItems.ID_RANDOM) + itemSink.idTail();
     }
 
     /** The stream events for one answer event. */
@@ -84,6 +87,7 @@ public final class ResponsesWriter {
             closeItem(out);
             status = incompleteReason == null ? "completed" : "incomplete";
             out.add(lifecycle(incompleteReason == null ? "response.completed" : "response.incomplete"));
+            itemSink.answered(id, request, output);
         } else if (event instanceof AnswerEvent.Failure failure) {
             out.addAll(failed(failure.error().path("message").asString("the node failed mid-answer")));
         }
@@ -124,7 +128,7 @@ public final class ResponsesWriter {
         ArrayNode items = response.putArray("output");
         output.forEach(items::add);
         response.put("parallel_tool_calls", request.path("parallel_tool_calls").asBoolean(true));
-        response.putNull("previous_response_id");
+        echo(response, "previous_response_id");
         ObjectNode reasoning = response.putObject("reasoning");
         JsonNode effort = request.path("reasoning").path("effort");
         if (effort.isMissingNode()) {

@@ -45,6 +45,10 @@ final class Failures {
             case 504 -> DecisionStatus.TIMEOUT;
             default -> error.status() >= 500 ? DecisionStatus.OVERLOADED : DecisionStatus.REJECTED;
         };
+        if (e instanceof dev.zerolayer.router.wire.ApiException named) {
+            return new Failure(error.status(), status, api.errorBody(error.type(), error.message(), named.param(),
+                    named.code()));
+        }
         return new Failure(error.status(), status, api.errorBody(error.type(), error.message()));
     }
 

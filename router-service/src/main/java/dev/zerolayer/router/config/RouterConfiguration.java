@@ -325,10 +325,13 @@ public class RouterConfiguration {
                     + "replicas: no admin token of at least {} characters to derive their shared key from",
                     SealedAddress.MIN_SECRET);
         }
-        ResponseItems items = new ResponseItems(properties.responseItems(), properties.responseItemsTtl(), clock,
-                seal, address);
+        ResponseItems items = new ResponseItems(properties.responseItems(), properties.responseItemsTtl(),
+                properties.responsesKept().toBytes(), clock, seal, address);
         io.micrometer.core.instrument.Gauge.builder("zerolayer_router_response_items", items, ResponseItems::size)
                 .description("Responses output items held for item references").register(meters);
+        io.micrometer.core.instrument.Gauge.builder("zerolayer_router_stored_responses", items,
+                        ResponseItems::responses)
+                .description("Responses answers held for previous_response_id").register(meters);
         return items;
     }
 

@@ -82,7 +82,8 @@ public class WarmUpConfiguration {
                 new Dispatcher(upstream, guards, eventLoops, new Hedging(apart)), policy, sessions, publisher,
                 new GatewayMetrics(apart, ttft), properties.maxRequestBody().toBytes(),
                 tracing,
-                new ResponseItems(properties.responseItems(), properties.responseItemsTtl(), clock,
+                // synthetic answers keep little: nobody goes on from them
+                new ResponseItems(properties.responseItems(), properties.responseItemsTtl(), 1L << 20, clock,
                         SealedAddress.fromSecret(""), java.util.Optional::empty),
                 new NodeCredentials(Map.of()), null);
         return new WarmUp(properties.warmUp(), gateway, nodes, nodeHealth, policy::document, viewsLoaded::loaded, key,

@@ -16,6 +16,7 @@ import tools.jackson.databind.node.ObjectNode;
  * their outputs, the text format, sampling, the output limit, the reasoning effort and the user; from there
  * {@link ChatToAnthropic} takes it to Anthropic nodes. Hosted tools, hosted tool items and unknown fields throw
  * {@link Untranslatable}; reasoning items of earlier turns are left behind, as are hints ({@code store},
+ * {@code previous_response_id}, whose conversation the gateway has already put in the input,
  * {@code include}, {@code metadata}, {@code truncation}, {@code service_tier}, reasoning summaries, cache keys).
  */
 public final class ResponsesToChat {
@@ -23,7 +24,8 @@ public final class ResponsesToChat {
     private static final Set<String> KNOWN = Set.of("model", "input", "instructions", "tools", "tool_choice", "text",
             "max_output_tokens", "temperature", "top_p", "parallel_tool_calls", "store", "metadata", "user",
             "safety_identifier", "prompt_cache_key", "prompt_cache_retention", "stream", "stream_options", "include",
-            "truncation", "service_tier", "reasoning", "top_logprobs", "background", "max_tool_calls");
+            "truncation", "service_tier", "reasoning", "top_logprobs", "background", "max_tool_calls",
+            "previous_response_id");
 
     /** The Chat Completions fields {@link ChatToAnthropic} can refuse, by the Responses field they came from. */
     private static final Map<String, String> RESPONSES_NAMES = Map.of("reasoning_effort", "reasoning.effort",

@@ -93,6 +93,11 @@ public enum ClientApi {
      * {@code {"error":{…}}}.
      */
     public ObjectNode errorObject(String type, String message) {
+        return errorObject(type, message, null, null);
+    }
+
+    /** The error object with OpenAI's {@code param} and {@code code} (null: none; Anthropic's shape has neither). */
+    public ObjectNode errorObject(String type, String message, String param, String code) {
         if (!openAiShaped()) {
             return EventCodec.mapper().valueToTree(ApiError.body(type, message));
         }
@@ -100,13 +105,17 @@ public enum ClientApi {
         ObjectNode error = root.putObject("error");
         error.put("message", message);
         error.put("type", openAiType(type));
-        error.putNull("param");
-        error.putNull("code");
+        error.put("param", param);
+        error.put("code", code);
         return root;
     }
 
     public byte[] errorBody(String type, String message) {
-        return EventCodec.mapper().writeValueAsBytes(errorObject(type, message));
+        return errorBody(type, message, null, null);
+    }
+
+    public byte[] errorBody(String type, String message, String param, String code) {
+        return EventCodec.mapper().writeValueAsBytes(errorObject(type, message, param, code));
     }
 
     /** OpenAI's error type for an Anthropic one (OpenAI names server-side failures {@code server_error}). */

@@ -117,17 +117,18 @@ final class OpenAiRequests {
         return PromptBuilder.join(parts);
     }
 
-    /** A {@code /v1/responses} body (the stateless subset: no stored responses or conversations). */
+    /**
+     * A {@code /v1/responses} body (no conversations; a {@code previous_response_id}'s conversation is already in its
+     * input, put there by {@code ResponseItems}).
+     */
     static ClientRequest responses(ObjectNode body) {
         String model = requiredString(body, "model");
         boolean stream = optionalBoolean(body, "stream");
         int maxTokens = optionalPositiveInt(body, "max_output_tokens");
-        for (String stateful : List.of("previous_response_id", "conversation")) {
-            JsonNode value = body.get(stateful);
-            if (value != null && !value.isNull()) {
-                throw ApiException.invalid(stateful + ": not supported; this gateway stores no responses, so send "
-                        + "the whole conversation in 'input' (and 'store': false)");
-            }
+        JsonNode conversation = body.get("conversation");
+        if (conversation != null && !conversation.isNull()) {
+            throw ApiException.invalid("conversation: not supported; this gateway keeps no conversations, so send "
+                    + "the conversation in 'input' or go on from a response with 'previous_response_id'");
         }
         PromptBuilder prompt = new PromptBuilder();
         JsonNode instructions = body.get("instructions");

@@ -5,14 +5,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.platform.replica.SealedAddress;
+import dev.zerolayer.platform.testing.MutableClock;
 import dev.zerolayer.router.wire.ApiException;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 class ResponseItemsTest {
@@ -86,5 +89,135 @@ class ResponseItemsTest {
         assertThat(a.idTail()).isEqualTo(tail);
         assertThat(SealedAddress.fromSecret(SECRET).open(tail))
                 .contains(new SealedAddress.Sealed(A, Instant.parse("2026-12-04T20:15:00Z")));
+    }
+
+    // previous_response_id
+
+    private static int responses;
+
+    /** Answers {@code request} as replica {@code by} would: one message saying {@code text}; the response id. */
+    private static String answer(ResponseItems by, ObjectNode request, String text) {
+        String id = "resp_" + String.format("%024x", ++responses) + by.idTail();
+        ObjectNode message = EventCodec.mapper().createObjectNode().put("type", "message").put("role", "assistant")
+                .put("id", "msg_" + String.format("%024x", responses) + by.idTail());
+        message.putArray("content").addObject().put("type", "output_text").put("text", text);
+        by.answered(id, request, List.of(message));
+        return id;
+    }
+
+    private static ObjectNode request(String previous, String input) {
+        ObjectNode request = EventCodec.mapper().createObjectNode().put("model", "m").put("input", input)
+                .put("instructions", "only the first turn's");
+        if (previous != null) {
+            request.put("previous_response_id", previous);
+        }
+        return request;
+    }
+
+    private static List<String> texts(ObjectNode request) {
+        return request.get("input").valueStream().map(item -> item.path("role").asString() + ":"
+                + item.path("content").path(0).path("text").asString()).toList();
+    }
+
+    @Test
+    void aResponseGoesOnFromTheWholeConversationBeforeIt() {
+        ResponseItems a = replica(A, MINTED);
+        // Given two turns, the second going on from the first
+        ObjectNode first = request(null, "hi");
+        a.resolve(first, false);
+        String one = answer(a, first, "hello");
+        ObjectNode second = request(one, "more");
+        a.resolve(second, false);
+        assertThat(texts(second)).containsExactly("user:hi", "assistant:hello", "user:more");
+        String two = answer(a, second, "sure");
+        // When a third goes on from the second
+        ObjectNode third = request(two, "again");
+        a.resolve(third, false);
+        // Then it carries every turn's input and output, oldest first, and keeps the field (the answer echoes it)
+        assertThat(texts(third)).containsExactly("user:hi", "assistant:hello", "user:more", "assistant:sure",
+                "user:again");
+        assertThat(third.path("previous_response_id").asString()).isEqualTo(two);
+        assertThat(third.path("instructions").asString()).isEqualTo("only the first turn's"); // its own, not carried
+        // each turn is kept once: two responses, their own items only
+        assertThat(a.responses()).isEqualTo(2);
+    }
+
+    @Test
+    void anUnknownUnstoredOrExpiredResponseIsOpenAisNotFound() {
+        MutableClock clock = new MutableClock(MINTED);
+        ResponseItems a = new ResponseItems(100, TTL, 1 << 20, clock, SealedAddress.fromSecret(SECRET),
+                () -> Optional.of(A));
+        ObjectNode unstored = request(null, "hi").put("store", false);
+        String never = answer(a, unstored, "hello");
+        String kept = answer(a, request(null, "hi"), "hello");
+        for (String id : List.of(never, "resp_1", "")) {
+            assertThatThrownBy(() -> a.resolve(request(id, "more"), false)).as(id)
+                    .isInstanceOfSatisfying(ApiException.class, e -> {
+                        assertThat(e.status()).isEqualTo(400);
+                        assertThat(e.param()).isEqualTo("previous_response_id");
+                        if (!id.isEmpty()) {
+                            assertThat(e.code()).isEqualTo("previous_response_not_found");
+                            assertThat(e.getMessage()).startsWith("Previous response with id '" + id + "' not found.");
+                        }
+                    });
+        }
+        // a conversation in use is kept for the lifetime after its last use, not after its first turn
+        clock.advance(Duration.ofMinutes(50));
+        a.resolve(request(kept, "more"), false);
+        clock.advance(Duration.ofMinutes(50));
+        a.resolve(request(kept, "more"), false);
+        clock.advance(TTL.plusSeconds(1));
+        assertThatThrownBy(() -> a.resolve(request(kept, "more"), false)).isInstanceOfSatisfying(ApiException.class,
+                e -> assertThat(e.code()).isEqualTo("previous_response_not_found"));
+    }
+
+    @Test
+    void aResponseAnotherReplicaKeepsNamesItAsTheHolder() {
+        ResponseItems a = replica(A, MINTED);
+        String one = answer(a, request(null, "hi"), "hello");
+        ResponseItems b = replica(B, MINTED.plusSeconds(90));
+        assertThatThrownBy(() -> b.resolve(request(one, "more"), false)).isInstanceOfSatisfying(
+                ItemHeldElsewhere.class, held -> {
+                    assertThat(held.holder()).isEqualTo(A);
+                    assertThat(held.unknown().code()).isEqualTo("previous_response_not_found");
+                });
+        // passed on by A's peer, it is never passed on again
+        assertThatThrownBy(() -> b.resolve(request(one, "more"), true)).isInstanceOfSatisfying(ApiException.class,
+                e -> assertThat(e.status()).isEqualTo(400));
+    }
+
+    @Test
+    void theLeastRecentlyUsedConversationsGoBeyondTheBudget() {
+        // Given room for about three turns of 1,000 characters
+        ResponseItems a = new ResponseItems(100, TTL, 4_500, Clock.fixed(MINTED, ZoneOffset.UTC),
+                SealedAddress.fromSecret(SECRET), () -> Optional.of(A));
+        String long1 = answer(a, request(null, "x".repeat(1_000)), "a");
+        String long2 = answer(a, request(null, "y".repeat(1_000)), "b");
+        a.resolve(request(long1, "z"), false); // used: the most recent now
+        String long3 = answer(a, request(null, "w".repeat(1_000)), "c");
+        String long4 = answer(a, request(null, "v".repeat(1_000)), "d");
+        // Then the least recently used went first, and what is kept still resolves
+        assertThat(a.responses()).isEqualTo(3);
+        assertThatThrownBy(() -> a.resolve(request(long2, "z"), false)).isInstanceOf(ApiException.class);
+        for (String kept : List.of(long1, long3, long4)) {
+            a.resolve(request(kept, "z"), false);
+        }
+    }
+
+    @Test
+    void aTurnWhoseConversationWentMeanwhileKeepsItsWholeInput() {
+        ResponseItems a = new ResponseItems(100, TTL, 2_500, Clock.fixed(MINTED, ZoneOffset.UTC),
+                SealedAddress.fromSecret(SECRET), () -> Optional.of(A));
+        String one = answer(a, request(null, "x".repeat(1_000)), "a");
+        ObjectNode next = request(one, "more");
+        a.resolve(next, false);
+        // the first turn goes while the second is answered
+        answer(a, request(null, "y".repeat(1_000)), "b");
+        answer(a, request(null, "w".repeat(1_000)), "c");
+        String two = answer(a, next, "sure");
+        ObjectNode third = request(two, "again");
+        a.resolve(third, false);
+        assertThat(texts(third)).containsExactly("user:" + "x".repeat(1_000), "assistant:a", "user:more",
+                "assistant:sure", "user:again");
     }
 }

@@ -125,7 +125,7 @@ class RequestParserTest {
         assertThat(responses.prompt().texts()).containsExactly("be brief", "hi", "f{}", "ok");
         assertThat(responses.prompt().countedTokens()).isEqualTo(1445);
         for (String[] bad : new String[][] {{"{\"model\":\"m\"}", "input: Field required"},
-                {"{\"model\":\"m\",\"input\":\"x\",\"previous_response_id\":\"resp_1\"}", "previous_response_id"},
+                {"{\"model\":\"m\",\"input\":\"x\",\"conversation\":\"conv_1\"}", "conversation"},
                 {"{\"model\":\"m\",\"input\":[{\"type\":\"item_reference\",\"id\":\"x\"}]}", "item_reference"},
                 {"{\"model\":\"m\",\"input\":[{\"type\":\"function_call\",\"call_id\":\"c\",\"name\":\"f\"}]}",
                         "input[0].arguments"}}) {
