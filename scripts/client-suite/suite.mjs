@@ -214,7 +214,7 @@ await check('openai-sdk', 'responses: whole, streamed and tool round trip', asyn
   return { usage: whole.usage, arguments: call.arguments };
 });
 
-await check('openai-sdk', 'responses: a conversation gone on by previous_response_id', async () => {
+await check('openai-sdk', 'responses: a conversation gone on by previous_response_id, read and deleted', async () => {
   // OpenAI's own multi-turn pattern: each turn sends only what is new and names the response before it
   const tools = [{ type: 'function', name: 'get_weather', description: 'Current weather in a city', parameters: WEATHER, strict: false }];
   const first = await openai.responses.create({ model: 'gpt-4o-mini', input: TOOL_PROMPT, tools, max_output_tokens: 256 });
@@ -238,6 +238,12 @@ await check('openai-sdk', 'responses: a conversation gone on by previous_respons
   }
   const third = await stream.finalResponse();
   expect(streamed.length > 0 && third.previous_response_id === second.id, 'third turn not gone on from the second');
+  // a stored response is read back by its id, and deleted
+  const read = await openai.responses.retrieve(second.id);
+  expect(read.id === second.id && read.output_text === second.output_text, `retrieved ${JSON.stringify(read)}`);
+  await openai.responses.delete(third.id);
+  const gone = await openai.responses.retrieve(third.id).then(() => null, (error) => error);
+  expect(gone instanceof OpenAI.NotFoundError, `a deleted response was still read: ${gone?.constructor?.name}`);
   try {
     await openai.responses.create({ model: 'gpt-4o-mini', previous_response_id: 'resp_unknown', input: 'Hi' });
   } catch (error) {

@@ -53,6 +53,13 @@ class ItemReferencesAcrossReplicasIT {
         return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    private static HttpResponse<String> send(RunningService router, String method, String responseId)
+            throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(router.baseUrl() + "/v1/responses/" + responseId))
+                .timeout(Duration.ofSeconds(30)).method(method, HttpRequest.BodyPublishers.noBody()).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
     private static String nextTurn(String itemId, boolean stream) {
         return "{\"model\":\"m\",\"stream\":" + stream + ",\"input\":[{\"role\":\"user\",\"content\":\"Hello?\"},"
                 + "{\"type\":\"item_reference\",\"id\":\"" + itemId + "\"},{\"role\":\"user\",\"content\":\"And?\"}]}";
@@ -140,6 +147,16 @@ class ItemReferencesAcrossReplicasIT {
                         responseId = answered.path("id").stringValue();
                     }
                 }
+
+                // and A's stored response is read and deleted through B (passed to A)
+                HttpResponse<String> read = send(b, "GET", responseId);
+                assertThat(read.statusCode()).as(read.body()).isEqualTo(200);
+                assertThat(EventCodec.mapper().readTree(read.body()).path("id").stringValue()).isEqualTo(responseId);
+                HttpResponse<String> deleted = send(b, "DELETE", responseId);
+                assertThat(deleted.statusCode()).as(deleted.body()).isEqualTo(200);
+                assertThat(EventCodec.mapper().readTree(deleted.body()).path("deleted").booleanValue()).isTrue();
+                assertThat(send(b, "GET", responseId).statusCode()).isEqualTo(404);
+                assertThat(send(a, "GET", responseId).statusCode()).isEqualTo(404);
 
                 // and a request already passed on is not passed on again: B itself does not hold the item
                 HttpResponse<String> passedOn = post(b, nextTurn(itemId, false), LeaderForwarding.FORWARDED_FROM,

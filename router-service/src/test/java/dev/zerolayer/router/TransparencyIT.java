@@ -446,6 +446,26 @@ class TransparencyIT {
                 fleet.node("oTool").received().size() - 1).body());
         assertThat(whole.path("messages").size()).as(whole.toString()).isEqualTo(5);
         assertThat(whole.at("/messages/4/content/0/text").stringValue()).isEqualTo("And tomorrow?");
+        // a stored response is read by its id as it was answered, and deleted: then it is gone for every use
+        String secondId = json(onFrom).path("id").stringValue();
+        HttpResponse<String> read = HTTP.send(HttpRequest.newBuilder(URI.create(service.baseUrl() + "/v1/responses/"
+                + secondId)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(read.statusCode()).as(read.body()).isEqualTo(200);
+        assertThat(json(read).path("output")).isEqualTo(json(onFrom).path("output"));
+        assertThat(json(read).path("previous_response_id").stringValue()).isEqualTo(firstId);
+        HttpResponse<String> deleted = HTTP.send(HttpRequest.newBuilder(URI.create(service.baseUrl()
+                + "/v1/responses/" + secondId)).DELETE().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(deleted.statusCode()).as(deleted.body()).isEqualTo(200);
+        assertThat(json(deleted).path("deleted").booleanValue()).isTrue();
+        HttpResponse<String> gone = HTTP.send(HttpRequest.newBuilder(URI.create(service.baseUrl() + "/v1/responses/"
+                + secondId)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(gone.statusCode()).isEqualTo(404);
+        assertThat(json(gone).path("error").path("type").stringValue()).isEqualTo("invalid_request_error");
+        assertThat(json(gone).path("error").path("message").stringValue())
+                .isEqualTo("Response with id '" + secondId + "' not found.");
+        HttpResponse<String> afterDelete = post(service, "/v1/responses", "{\"model\":\"m\",\"input\":\"hi\","
+                + "\"previous_response_id\":\"" + secondId + "\"}");
+        assertThat(afterDelete.statusCode()).isEqualTo(400);
         // a response asked with store false, or one never answered, cannot be gone on from: OpenAI's 400 and code
         HttpResponse<String> unstored = post(service, "/v1/responses",
                 "{\"model\":\"m\",\"input\":\"hi\",\"store\":false,\"max_output_tokens\":8}",

@@ -3,43 +3,17 @@ package dev.zerolayer.simulator.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.time.Clock;
+import dev.zerolayer.platform.testing.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
 /** A fault is active until its end; one per type, the newest wins; wire names round-trip. */
 class FaultBoardTest {
 
-    /** A clock tests move by hand. */
-    static final class SettableClock extends Clock {
-        private Instant now = Instant.parse("2026-01-01T00:00:00Z");
-
-        void advance(Duration by) {
-            now = now.plus(by);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    }
-
     @Test
     void faultsExpireAtTheirEndAndTheNewestOfATypeWins() {
-        SettableClock clock = new SettableClock();
+        MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
         FaultBoard board = new FaultBoard(clock);
         Instant start = clock.instant();
         board.put(new ActiveFault(FaultType.ERRORS, 0.5, start, start.plusSeconds(10)));

@@ -10,10 +10,10 @@ public interface ItemSink {
     void remember(ObjectNode item);
 
     /**
-     * Keeps a finished response for a later {@code previous_response_id}: its id, the client's request as the node
-     * got it (its input with the conversation before it), and its output items.
+     * Keeps a finished response for a later {@code previous_response_id} or retrieval: the client's request as the node
+     * got it (its input with the conversation before it), and the response object (its id and output items).
      */
-    default void answered(String responseId, ObjectNode request, java.util.List<ObjectNode> output) {
+    default void answered(ObjectNode request, ObjectNode response) {
     }
 
     /** Appended to every output item id minted for the sink (says which replica holds the item); empty: nothing. */

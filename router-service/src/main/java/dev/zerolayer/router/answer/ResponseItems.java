@@ -23,14 +23,15 @@ import tools.jackson.databind.node.ObjectNode;
  * The Responses output items and stored responses this router answered recently, so that a client's next request may
  * name an item by {@code item_reference} (the Vercel AI SDK does by default) or go on from a response by
  * {@code previous_response_id} (its input and output items come before the new input; instructions are not carried,
- * as in OpenAI's API): the most recent {@code capacity} items each for {@code ttl}, and responses asked with
+ * as in OpenAI's API; a stored response may also be read or deleted by its id): the most recent {@code capacity} items
+ * each for {@code ttl}, and responses asked with
  * {@code store} not false for {@code ttl} after their last use, the least recently used dropped beyond
- * {@code responseBytes}; in this process's memory only (never in an event or a log). Each id ends with this replica's
+ * {@code responseBytes} or {@code capacity}; in this process's memory only (never in an event or a log). Each id ends with this replica's
  * address and the minute it was minted, sealed for its peers, so a reference reaching another replica names the one to
  * pass it to while it can still hold it; an unknown or expired item is OpenAI's own 404, a response its 400
  * {@code previous_response_not_found}.
  */
-public final class ResponseItems implements ItemSink {
+public final class ResponseItems {
 
     /** The random part of an item id after its prefix ({@code msg_}, {@code fc_}, {@code rs_}): hex digits. */
     public static final int ID_RANDOM = 24;
@@ -43,22 +44,30 @@ public final class ResponseItems implements ItemSink {
     private final Supplier<Optional<URI>> self;
     private volatile Tail tail;
 
-    private record Stored(ObjectNode item, long expiresAtMillis) {
+    private record Stored(ObjectNode item, String keyId, long expiresAtMillis) {
     }
 
-    /** A stored response: the one it went on from (null: none), the input items its request added, its output. */
+    /**
+     * A stored response: the one it went on from (null: none), the key it was answered to, the input items its request
+     * added, the response object as answered and its output items.
+     */
     private static final class StoredResponse {
         final String previousId;
+        final String keyId;
         final List<ObjectNode> input;
+        final ObjectNode response;
         final List<ObjectNode> output;
         final long weight;
         long expiresAtMillis;
 
-        StoredResponse(String previousId, List<ObjectNode> input, List<ObjectNode> output, long expiresAtMillis) {
+        StoredResponse(String previousId, String keyId, List<ObjectNode> input, ObjectNode response,
+                long expiresAtMillis) {
             this.previousId = previousId;
+            this.keyId = keyId;
             this.input = input;
-            this.output = output;
-            this.weight = weight(input) + weight(output);
+            this.response = response;
+            this.output = inputItems(response.get("output"));
+            this.weight = weight(input) + weight(List.of(response));
             this.expiresAtMillis = expiresAtMillis;
         }
     }
@@ -106,7 +115,7 @@ public final class ResponseItems implements ItemSink {
         };
     }
 
-    @Override
+    /** Appended to every output item and response id this replica mints (says which replica holds it). */
     public String idTail() {
         long minute = clock.millis() / TAIL_SPAN.toMillis();
         Tail current = tail;
@@ -121,13 +130,35 @@ public final class ResponseItems implements ItemSink {
         return current.token();
     }
 
-    @Override
-    public void remember(ObjectNode item) {
+    /**
+     * Where the answers to one API key's request keep their items and the response: only that key may name them later
+     * (another key's reference is unknown to it, as an ID from another OpenAI project is).
+     */
+    public ItemSink forKey(String keyId) {
+        return new ItemSink() {
+            @Override
+            public void remember(ObjectNode item) {
+                ResponseItems.this.remember(keyId, item);
+            }
+
+            @Override
+            public void answered(ObjectNode request, ObjectNode response) {
+                ResponseItems.this.answered(keyId, request, response);
+            }
+
+            @Override
+            public String idTail() {
+                return ResponseItems.this.idTail();
+            }
+        };
+    }
+
+    void remember(String keyId, ObjectNode item) {
         String id = item.path("id").asString("");
         if (id.isEmpty()) {
             return;
         }
-        Stored stored = new Stored(item.deepCopy(), clock.millis() + ttl.toMillis());
+        Stored stored = new Stored(item.deepCopy(), keyId, clock.millis() + ttl.toMillis());
         synchronized (items) {
             items.put(id, stored);
         }
@@ -139,10 +170,11 @@ public final class ResponseItems implements ItemSink {
      * its input; the field stays (the answer echoes it, the translation leaves it behind).
      *
      * @param passedOn whether another replica passed the request here (it is never passed on again)
+     * @param keyId    the API key asking: it names only items and responses answered to it
      * @throws ItemHeldElsewhere for a reference to an item or response another replica answered (unless passed on)
      * @throws ApiException      404 for an item, 400 for a response, no replica can be asked for
      */
-    public void resolve(ObjectNode request, boolean passedOn) {
+    public void resolve(ObjectNode request, boolean passedOn, String keyId) {
         if (request.get("input") instanceof ArrayNode input) {
             for (int i = 0; i < input.size(); i++) {
                 JsonNode item = input.get(i);
@@ -154,7 +186,7 @@ public final class ResponseItems implements ItemSink {
                 synchronized (items) {
                     stored = items.get(id);
                 }
-                if (stored == null || stored.expiresAtMillis() < clock.millis()) {
+                if (stored == null || stored.expiresAtMillis() < clock.millis() || !stored.keyId().equals(keyId)) {
                     ApiException unknown = new ApiException(404, "not_found_error", "Item with id '" + id + "' not "
                             + "found. This gateway keeps the items it answered for " + ttl.toMinutes() + " minutes; "
                             + "send the item itself (or set 'store' to false), or remove this item from your input.");
@@ -177,7 +209,7 @@ public final class ResponseItems implements ItemSink {
             return; // not an input at all: the parser says so
         }
         String id = previous.stringValue();
-        List<ObjectNode> history = history(id);
+        List<ObjectNode> history = history(id, keyId);
         if (history == null) {
             ApiException unknown = new ApiException(400, "invalid_request_error", "Previous response with id '" + id
                     + "' not found. This gateway keeps a stored response for " + ttl.toMinutes() + " minutes after "
@@ -193,32 +225,34 @@ public final class ResponseItems implements ItemSink {
     }
 
     /**
-     * Keeps a finished response (unless its request set {@code store} to false): the input items its request added to
-     * the conversation it went on from, and its output items.
+     * Keeps a finished response to {@code keyId} (unless its request set {@code store} to false): the input items its
+     * request added to the conversation it went on from, and its output items.
      */
-    @Override
-    public void answered(String responseId, ObjectNode request, List<ObjectNode> output) {
-        if (!request.path("store").asBoolean(true) || responseId == null || responseId.isEmpty()) {
+    void answered(String keyId, ObjectNode request, ObjectNode response) {
+        String responseId = response.path("id").asString("");
+        if (!request.path("store").asBoolean(true) || responseId.isEmpty()) {
             return;
         }
         JsonNode previous = request.get("previous_response_id");
         String previousId = previous != null && previous.isString() ? previous.stringValue() : null;
         List<ObjectNode> input = inputItems(request.get("input"));
+        int before;
         synchronized (responses) {
-            int before = previousId == null ? 0 : turnsItems(previousId);
-            if (before < 0 || before > input.size()) {
-                // the conversation before it went meanwhile: this response keeps its whole input
-                previousId = null;
-                before = 0;
-            }
-            List<ObjectNode> added = new ArrayList<>(input.size() - before);
-            for (int i = before; i < input.size(); i++) {
-                added.add(input.get(i).deepCopy());
-            }
-            List<ObjectNode> out = new ArrayList<>(output.size());
-            output.forEach(item -> out.add(item.deepCopy()));
-            StoredResponse stored = new StoredResponse(previousId, List.copyOf(added), List.copyOf(out),
-                    clock.millis() + ttl.toMillis());
+            before = previousId == null ? 0 : turnsItems(previousId, keyId);
+        }
+        if (before < 0 || before > input.size()) {
+            // the conversation before it went meanwhile: this response keeps its whole input
+            previousId = null;
+            before = 0;
+        }
+        // copied outside the lock (the other event loop may be resolving a conversation meanwhile)
+        List<ObjectNode> added = new ArrayList<>(input.size() - before);
+        for (int i = before; i < input.size(); i++) {
+            added.add(input.get(i).deepCopy());
+        }
+        StoredResponse stored = new StoredResponse(previousId, keyId, List.copyOf(added), response.deepCopy(),
+                clock.millis() + ttl.toMillis());
+        synchronized (responses) {
             StoredResponse replaced = responses.put(responseId, stored);
             responsesWeight += stored.weight - (replaced == null ? 0 : replaced.weight);
             Iterator<StoredResponse> eldest = responses.values().iterator();
@@ -234,14 +268,64 @@ public final class ResponseItems implements ItemSink {
         }
     }
 
+    /**
+     * A stored response as it was answered ({@code GET /v1/responses/{id}}).
+     *
+     * @throws ItemHeldElsewhere when another replica answered it (unless the request was passed on)
+     * @throws ApiException      OpenAI's 404 when no replica can be asked for it, or it was answered to another key
+     */
+    public ObjectNode retrieve(String id, boolean passedOn, String keyId) {
+        StoredResponse stored;
+        synchronized (responses) {
+            stored = responses.get(id);
+        }
+        if (stored == null || stored.expiresAtMillis < clock.millis() || !stored.keyId.equals(keyId)) {
+            throw responseNotFound(id, passedOn);
+        }
+        return stored.response.deepCopy();
+    }
+
+    /**
+     * Forgets a stored response and its output items ({@code DELETE /v1/responses/{id}}); turns that went on from it
+     * can no longer be gone on from.
+     *
+     * @throws ItemHeldElsewhere when another replica answered it (unless the request was passed on)
+     * @throws ApiException      OpenAI's 404 when no replica can be asked for it, or it was answered to another key
+     */
+    public ObjectNode delete(String id, boolean passedOn, String keyId) {
+        StoredResponse stored;
+        synchronized (responses) {
+            stored = responses.get(id);
+            if (stored != null && stored.keyId.equals(keyId)) {
+                responses.remove(id);
+                responsesWeight -= stored.weight;
+            }
+        }
+        if (stored == null || !stored.keyId.equals(keyId)) {
+            throw responseNotFound(id, passedOn);
+        }
+        synchronized (items) {
+            stored.output.forEach(item -> items.remove(item.path("id").asString("")));
+        }
+        ObjectNode deleted = tools.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        return deleted.put("id", id).put("object", "response").put("deleted", true);
+    }
+
+    private RuntimeException responseNotFound(String id, boolean passedOn) {
+        ApiException unknown = new ApiException(404, "not_found_error", "Response with id '" + id + "' not found.");
+        Optional<URI> holder = passedOn ? Optional.empty() : holder(id);
+        return holder.isPresent() ? new ItemHeldElsewhere(holder.get(), unknown) : unknown;
+    }
+
     /** The items of a conversation up to and with response {@code id}, oldest first; null when any turn is gone. */
-    private List<ObjectNode> history(String id) {
+    private List<ObjectNode> history(String id, String keyId) {
         Deque<StoredResponse> turns = new ArrayDeque<>();
         long now = clock.millis();
         synchronized (responses) {
             for (String at = id; at != null; ) {
                 StoredResponse stored = responses.get(at);
-                if (stored == null || stored.expiresAtMillis < now || turns.size() >= MAX_TURNS) {
+                if (stored == null || stored.expiresAtMillis < now || !stored.keyId.equals(keyId)
+                        || turns.size() >= MAX_TURNS) {
                     return null;
                 }
                 turns.addFirst(stored);
@@ -259,12 +343,12 @@ public final class ResponseItems implements ItemSink {
     }
 
     /** How many items the conversation up to and with response {@code id} holds; -1 when any turn is gone. */
-    private int turnsItems(String id) {
+    private int turnsItems(String id, String keyId) {
         int count = 0;
         int turns = 0;
         for (String at = id; at != null; turns++) {
             StoredResponse stored = responses.get(at);
-            if (stored == null || turns >= MAX_TURNS) {
+            if (stored == null || !stored.keyId.equals(keyId) || turns >= MAX_TURNS) {
                 return -1;
             }
             count += stored.input.size() + stored.output.size();

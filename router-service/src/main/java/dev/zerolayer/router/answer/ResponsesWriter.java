@@ -86,8 +86,9 @@ public final class ResponsesWriter {
         } else if (event instanceof AnswerEvent.Stop) {
             closeItem(out);
             status = incompleteReason == null ? "completed" : "incomplete";
-            out.add(lifecycle(incompleteReason == null ? "response.completed" : "response.incomplete"));
-            itemSink.answered(id, request, output);
+            ObjectNode finished = lifecycle(incompleteReason == null ? "response.completed" : "response.incomplete");
+            out.add(finished);
+            itemSink.answered(request, (ObjectNode) finished.get("response"));
         } else if (event instanceof AnswerEvent.Failure failure) {
             out.addAll(failed(failure.error().path("message").asString("the node failed mid-answer")));
         }

@@ -442,6 +442,6 @@ final class Dispatching {
         return new Answers(arrival.api(), decided.request().model(),
                 arrival.traceBody() ? () -> Outcomes.debug(Progress.Dispatched.started(decided, trace)) : null,
                 decided.routed().tokenCount(), decided.upstream().clientWantsStreamUsage(), decided.request().body(),
-                responseItems, keep);
+                responseItems.forKey(decided.keyId()), keep);
     }
 }

@@ -5,6 +5,7 @@ import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.contracts.event.EventChecks;
 import dev.zerolayer.contracts.http.ZeroLayerHeaders;
 import dev.zerolayer.contracts.router.DecisionStatus;
+import dev.zerolayer.platform.leader.LeaderForwarding;
 import dev.zerolayer.platform.view.CompactedView;
 import dev.zerolayer.router.answer.ItemHeldElsewhere;
 import dev.zerolayer.router.answer.ResponseItems;
@@ -46,6 +47,7 @@ public class GatewayHandler {
     private final RequestRouter router;
     private final Replies replies;
     private final PeerForwarding peers;
+    private final ResponseItems responseItems;
 
     /**
      * @param peers where a Responses request naming another replica's items is passed; null: nowhere (the warm-up's
@@ -65,6 +67,7 @@ public class GatewayHandler {
         this.refusals = new RefusalStage(policy, deciding, dispatching);
         this.replies = new Replies(outcomes);
         this.peers = peers;
+        this.responseItems = responseItems;
     }
 
     public Mono<ServerResponse> messages(ServerRequest request) {
@@ -89,6 +92,32 @@ public class GatewayHandler {
 
     public Mono<ServerResponse> explain(ServerRequest request) {
         return handle(request, ClientApi.ANTHROPIC, Progress.Mode.EXPLAIN);
+    }
+
+    /** {@code GET /v1/responses/{id}}: a stored Responses answer, as it was answered. */
+    public Mono<ServerResponse> storedResponse(ServerRequest request) {
+        return stored(request, false);
+    }
+
+    /** {@code DELETE /v1/responses/{id}}: forgets a stored Responses answer and its output items. */
+    public Mono<ServerResponse> deleteResponse(ServerRequest request) {
+        return stored(request, true);
+    }
+
+    /** Authenticate → read or delete the stored answer here, or at the replica that keeps it → reply. */
+    private Mono<ServerResponse> stored(ServerRequest http, boolean delete) {
+        Progress.Arrival arrival = arrive(http, ClientApi.RESPONSES, Progress.Mode.STORED);
+        String id = http.pathVariable("id");
+        boolean passedOn = arrival.headers().containsHeader(LeaderForwarding.FORWARDED_FROM);
+        return stage(arrival, a -> Mono.just(intake.authenticate(a)))
+                .flatMap(caller -> stage(caller, c -> replies.json(c, DecisionStatus.EXPLAINED, delete
+                                ? responseItems.delete(id, passedOn, c.keyId())
+                                : responseItems.retrieve(id, passedOn, c.keyId())))
+                        .onErrorResume(e -> peers != null && e.getCause() instanceof ItemHeldElsewhere,
+                                e -> peers.forward(http, new Progress.Read(caller, new byte[0]),
+                                        (ItemHeldElsewhere) e.getCause())))
+                .onErrorResume(e -> replies.error(e instanceof Progress.Failed failed ? failed
+                        : new Progress.Failed(arrival, e)));
     }
 
     private Mono<ServerResponse> handle(ServerRequest http, ClientApi api, Progress.Mode mode) {

@@ -61,20 +61,20 @@ final class Intake {
     Progress.Parsed parse(Progress.Read read) {
         Progress.Arrival arrival = read.arrival();
         ClientRequest request = parse(arrival.api(), arrival.mode(), read.body(),
-                arrival.headers().containsHeader(LeaderForwarding.FORWARDED_FROM));
+                arrival.headers().containsHeader(LeaderForwarding.FORWARDED_FROM), read.keyId());
         InetSocketAddress remote = arrival.remote();
         String sessionHash = SessionKeys.sessionHash(arrival.headers().getFirst(ZeroLayerHeaders.SESSION_ID),
                 request.userId(), read.keyId(), remote == null ? "unknown" : remote.getHostString());
         return new Progress.Parsed(read.caller(), request, sessionHash);
     }
 
-    private ClientRequest parse(ClientApi api, Progress.Mode mode, byte[] bytes, boolean passedOn) {
+    private ClientRequest parse(ClientApi api, Progress.Mode mode, byte[] bytes, boolean passedOn, String keyId) {
         if (mode == Progress.Mode.COUNT) {
             return RequestParser.anthropic(bytes, false);
         }
         if (api == ClientApi.RESPONSES) {
             ObjectNode body = RequestParser.object(bytes);
-            responseItems.resolve(body, passedOn);
+            responseItems.resolve(body, passedOn, keyId);
             return RequestParser.responses(body);
         }
         return RequestParser.parse(api, bytes);

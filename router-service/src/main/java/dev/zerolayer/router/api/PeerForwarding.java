@@ -13,6 +13,7 @@ import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.reactive.function.client.WebClient;
 import org.springframework.web.reactive.function.client.WebClientRequestException;
@@ -23,7 +24,8 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * A request naming an item another router replica holds goes to that replica as the client sent it, and its answer
+ * A request naming an item or stored response another router replica holds goes to that replica as the client sent it
+ * (a read or a deletion of a stored response too), and its answer
  * (status, headers, body, streamed as it comes) back unchanged; a holder that cannot be reached leaves the item
  * unknown (404). A passed request is marked and never passed on again; it carries a proof that a peer passed it, so
  * the holder does not count it against the key's rate limit a second time.
@@ -62,14 +64,15 @@ public final class PeerForwarding {
     Mono<ServerResponse> forward(ServerRequest http, Progress.Read read, ItemHeldElsewhere held) {
         URI target = UriComponentsBuilder.fromUri(held.holder()).replacePath(http.uri().getRawPath())
                 .replaceQuery(http.uri().getRawQuery()).build(true).toUri();
-        return client.post().uri(target)
+        WebClient.RequestBodySpec call = client.method(http.method()).uri(target)
                 .headers(headers -> {
                     PassedHeaders.copy(read.arrival().headers(), headers);
                     headers.set(LeaderForwarding.FORWARDED_FROM, replica);
                     headers.remove(PEER_PROOF);
                     proof.get().ifPresent(token -> headers.set(PEER_PROOF, token));
-                })
-                .bodyValue(read.body())
+                });
+        // a read or a deletion of a stored answer has no body to pass
+        return (http.method() == HttpMethod.POST ? call.bodyValue(read.body()) : call)
                 .retrieve()
                 .onStatus(status -> true, response -> Mono.empty()) // every status is the holder's answer
                 .toEntityFlux(DataBuffer.class)

@@ -21,8 +21,8 @@ import org.springframework.http.HttpHeaders;
 sealed interface Progress permits Progress.Arrival, Progress.Caller, Progress.Read, Progress.Parsed, Progress.Decided,
         Progress.Dispatched {
 
-    /** What a request asks the gateway to do. */
-    enum Mode { DISPATCH, EXPLAIN, COUNT }
+    /** What a request asks the gateway to do (STORED: read or delete a stored Responses answer). */
+    enum Mode { DISPATCH, EXPLAIN, COUNT, STORED }
 
     /** The record this one extends (null for an arrival): what this one does not add, it reports from there. */
     Progress before();

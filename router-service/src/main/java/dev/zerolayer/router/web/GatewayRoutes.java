@@ -8,7 +8,10 @@ import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
-/** Maps the client API paths to the gateway handler (POST only; anything else falls to the API-shaped 404/405), then the warm-up's while it runs. */
+/**
+ * Maps the client API paths to the gateway handler (POST, and GET / DELETE of a stored Responses answer; anything else
+ * falls to the API-shaped 404/405), then the warm-up's while it runs.
+ */
 @Configuration(proxyBeanMethods = false)
 public class GatewayRoutes {
 
@@ -19,6 +22,8 @@ public class GatewayRoutes {
                 .POST("/v1/messages", handler::messages)
                 .POST("/v1/chat/completions", handler::chatCompletions)
                 .POST("/v1/responses", handler::responses)
+                .GET("/v1/responses/{id}", handler::storedResponse)
+                .DELETE("/v1/responses/{id}", handler::deleteResponse)
                 .POST("/v1/completions", handler::completions)
                 .POST("/v1/route/explain", handler::explain)
                 // matched after the client APIs, and only while the warm-up runs

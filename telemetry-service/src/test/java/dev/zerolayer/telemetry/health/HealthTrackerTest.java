@@ -10,6 +10,7 @@ import dev.zerolayer.contracts.telemetry.NodeRegistration;
 import dev.zerolayer.contracts.telemetry.NodeState;
 import dev.zerolayer.contracts.telemetry.TelemetrySample;
 import dev.zerolayer.contracts.telemetry.UpstreamProtocol;
+import dev.zerolayer.platform.testing.MutableClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -195,34 +196,6 @@ class HealthTrackerTest {
         assertThat(stream.now(T0.plusSeconds(1))).isEqualTo(T0.minusSeconds(4));
         stream.observe(T0.plusSeconds(30), T0.plusSeconds(2)); // a node clock ahead
         assertThat(stream.now(T0.plusSeconds(3))).isEqualTo(T0.plusSeconds(3));
-    }
-
-    /** A wall clock the test moves. */
-    private static final class MutableClock extends Clock {
-        private Instant now;
-
-        MutableClock(Instant start) {
-            now = start;
-        }
-
-        void advance(Duration by) {
-            now = now.plus(by);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
     }
 
     @Test
