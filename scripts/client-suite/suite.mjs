@@ -238,6 +238,8 @@ await check('openai-sdk', 'responses: a conversation gone on by previous_respons
   }
   const third = await stream.finalResponse();
   expect(streamed.length > 0 && third.previous_response_id === second.id, 'third turn not gone on from the second');
+  expect(third.usage.input_tokens > second.usage.input_tokens,
+    `third turn's input ${third.usage.input_tokens} tokens, second ${second.usage.input_tokens}: conversation not sent`);
   // a stored response is read back by its id, and deleted
   const read = await openai.responses.retrieve(second.id);
   expect(read.id === second.id && read.output_text === second.output_text, `retrieved ${JSON.stringify(read)}`);

@@ -471,6 +471,11 @@ class TransparencyIT {
                 "{\"model\":\"m\",\"input\":\"hi\",\"store\":false,\"max_output_tokens\":8}",
                 "anthropic-routing-priority", "opus");
         assertThat(unstored.statusCode()).as(unstored.body()).isEqualTo(200);
+        // nor are its items kept: a reference to one is unknown
+        HttpResponse<String> unstoredItem = post(service, "/v1/responses", "{\"model\":\"m\",\"input\":[{\"type\":"
+                + "\"item_reference\",\"id\":\"" + json(unstored).path("output").path(0).path("id").stringValue()
+                + "\"}]}");
+        assertThat(unstoredItem.statusCode()).as(unstoredItem.body()).isEqualTo(404);
         for (String id : List.of(json(unstored).path("id").stringValue(), "resp_1")) {
             HttpResponse<String> stateful = post(service, "/v1/responses",
                     "{\"model\":\"m\",\"input\":\"hi\",\"previous_response_id\":\"" + id + "\"}");

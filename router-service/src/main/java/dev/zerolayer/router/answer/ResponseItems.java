@@ -278,8 +278,11 @@ public final class ResponseItems {
         StoredResponse stored;
         synchronized (responses) {
             stored = responses.get(id);
+            if (stored != null && (stored.expiresAtMillis < clock.millis() || !stored.keyId.equals(keyId))) {
+                stored = null;
+            }
         }
-        if (stored == null || stored.expiresAtMillis < clock.millis() || !stored.keyId.equals(keyId)) {
+        if (stored == null) {
             throw responseNotFound(id, passedOn);
         }
         return stored.response.deepCopy();
@@ -296,12 +299,17 @@ public final class ResponseItems {
         StoredResponse stored;
         synchronized (responses) {
             stored = responses.get(id);
-            if (stored != null && stored.keyId.equals(keyId)) {
+            if (stored != null && !stored.keyId.equals(keyId)) {
+                stored = null;
+            } else if (stored != null) {
                 responses.remove(id);
                 responsesWeight -= stored.weight;
+                if (stored.expiresAtMillis < clock.millis()) {
+                    stored = null; // gone already, only not yet dropped
+                }
             }
         }
-        if (stored == null || !stored.keyId.equals(keyId)) {
+        if (stored == null) {
             throw responseNotFound(id, passedOn);
         }
         synchronized (items) {
@@ -375,7 +383,7 @@ public final class ResponseItems {
         return items;
     }
 
-    /** About the bytes items hold: their strings' lengths plus a little per node. */
+    /** About the heap items take: a string's characters and object, a container's and each property's overhead. */
     static long weight(List<? extends JsonNode> items) {
         long total = 0;
         for (JsonNode item : items) {
@@ -386,16 +394,16 @@ public final class ResponseItems {
 
     private static long weight(JsonNode node) {
         if (node.isString()) {
-            return 16 + node.stringValue().length();
+            return 56 + node.stringValue().length();
         }
-        long total = 16;
+        long total = node.isContainer() ? 64 : 16;
         if (node.isContainer()) {
             for (JsonNode child : node.values()) {
                 total += weight(child);
             }
             if (node.isObject()) {
                 for (String name : node.propertyNames()) {
-                    total += name.length();
+                    total += 48 + name.length();
                 }
             }
         }

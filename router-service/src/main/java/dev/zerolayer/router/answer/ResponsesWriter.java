@@ -313,7 +313,9 @@ public final class ResponsesWriter {
         ObjectNode done = event("response.output_item.done").put("output_index", openItem);
         done.set("item", item.deepCopy());
         out.add(done);
-        itemSink.remember(item);
+        if (request.path("store").asBoolean(true)) {
+            itemSink.remember(item); // an answer asked with store false keeps nothing, as in OpenAI's API
+        }
         openItem = -1;
         openKind = null;
         openText.setLength(0);

@@ -18,6 +18,7 @@ import dev.zerolayer.router.events.DecisionPublisher;
 import dev.zerolayer.router.state.ActivePolicy;
 import dev.zerolayer.router.tracing.RequestTracing;
 import dev.zerolayer.router.wire.ClientApi;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.springframework.http.HttpHeaders;
@@ -124,14 +125,35 @@ public class GatewayHandler {
         Progress.Arrival arrival = arrive(http, api, mode);
         return stage(arrival, a -> Mono.just(intake.authenticate(a)))
                 .flatMap(caller -> stage(caller, c -> intake.read(c, http)))
-                .flatMap(read -> (read.body().length > LARGE_BODY
-                        // a large body's parsing and token counting would hold the event loop: done on a worker
+                .flatMap(read -> (read.body().length > LARGE_BODY || namesPreviousResponse(read)
+                        // a large body's parsing and token counting would hold the event loop: done on a worker (a
+                        // previous response's conversation, put before the input, may be any size)
                         ? afterRead(http, read).subscribeOn(Schedulers.boundedElastic())
                         : afterRead(http, read))
                         .onErrorResume(e -> peers != null && e.getCause() instanceof ItemHeldElsewhere,
                                 e -> peers.forward(http, read, (ItemHeldElsewhere) e.getCause())))
                 .onErrorResume(e -> replies.error(e instanceof Progress.Failed failed ? failed
                         : new Progress.Failed(arrival, e)));
+    }
+
+    private static final byte[] PREVIOUS_RESPONSE = "\"previous_response_id\"".getBytes(StandardCharsets.US_ASCII);
+
+    /** Whether a Responses body may name a previous response (its bytes hold the field's name). */
+    private static boolean namesPreviousResponse(Progress.Read read) {
+        if (read.arrival().api() != ClientApi.RESPONSES) {
+            return false;
+        }
+        byte[] body = read.body();
+        outer:
+        for (int i = 0; i <= body.length - PREVIOUS_RESPONSE.length; i++) {
+            for (int j = 0; j < PREVIOUS_RESPONSE.length; j++) {
+                if (body[i + j] != PREVIOUS_RESPONSE[j]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
     }
 
     private Progress.Arrival arrive(ServerRequest http, ClientApi api, Progress.Mode mode) {

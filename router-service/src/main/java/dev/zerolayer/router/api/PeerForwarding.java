@@ -72,7 +72,7 @@ public final class PeerForwarding {
                     proof.get().ifPresent(token -> headers.set(PEER_PROOF, token));
                 });
         // a read or a deletion of a stored answer has no body to pass
-        return (http.method() == HttpMethod.POST ? call.bodyValue(read.body()) : call)
+        return (HttpMethod.POST.equals(http.method()) ? call.bodyValue(read.body()) : call)
                 .retrieve()
                 .onStatus(status -> true, response -> Mono.empty()) // every status is the holder's answer
                 .toEntityFlux(DataBuffer.class)

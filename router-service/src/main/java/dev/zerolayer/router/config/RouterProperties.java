@@ -33,8 +33,8 @@ import org.springframework.validation.annotation.Validated;
  * @param apiKeysFilePoll      how often the keys file is checked for a change
  * @param responseItems        Responses output items kept for later item references (the most recent ones)
  * @param responseItemsTtl     how long a Responses output item is kept, and a stored response after its last use
- * @param responsesKept        about how much text of stored Responses answers (for {@code previous_response_id}) is
- *                             kept at most (the least recently used go first)
+ * @param responsesKept        about how much memory stored Responses answers (for {@code previous_response_id}) take
+ *                             at most (the least recently used go first)
  * @param upstreamCredentials  credentials nodes name in their registration ({@code credentialRef}), each a header line
  *                             ({@code authorization: Bearer …}); never sent to a node that does not name it
  * @param warmUp               synthetic requests through the router's own HTTP path before it reports ready

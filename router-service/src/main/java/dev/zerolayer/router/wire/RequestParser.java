@@ -154,7 +154,7 @@ public final class RequestParser {
         return OpenAiRequests.chat(object(raw));
     }
 
-    /** Parses a {@code /v1/responses} body (the stateless subset: no stored responses or conversations). */
+    /** Parses a {@code /v1/responses} body (no conversations; a previous response's items already in its input). */
     public static ClientRequest responses(byte[] raw) {
         return OpenAiRequests.responses(object(raw));
     }

@@ -194,7 +194,7 @@ class ResponseItemsTest {
     @Test
     void theLeastRecentlyUsedConversationsGoBeyondTheBudget() {
         // Given room for about three turns of 10,000 characters
-        ResponseItems a = new ResponseItems(100, TTL, 35_000, Clock.fixed(MINTED, ZoneOffset.UTC),
+        ResponseItems a = new ResponseItems(100, TTL, 40_000, Clock.fixed(MINTED, ZoneOffset.UTC),
                 SealedAddress.fromSecret(SECRET), () -> Optional.of(A));
         String long1 = answer(a, request(null, "x".repeat(10_000)), "a");
         String long2 = answer(a, request(null, "y".repeat(10_000)), "b");
