@@ -6,10 +6,6 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,16 +16,14 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The Responses output items and stored responses this router answered recently, so that a client's next request may
- * name an item by {@code item_reference} (the Vercel AI SDK does by default) or go on from a response by
- * {@code previous_response_id} (its input and output items come before the new input; instructions are not carried,
- * as in OpenAI's API; a stored response may also be read or deleted by its id): the most recent {@code capacity} items
- * each for {@code ttl}, and responses asked with
- * {@code store} not false for {@code ttl} after their last use, the least recently used dropped beyond
- * {@code responseBytes} or {@code capacity}; in this process's memory only (never in an event or a log). Each id ends with this replica's
- * address and the minute it was minted, sealed for its peers, so a reference reaching another replica names the one to
- * pass it to while it can still hold it; an unknown or expired item is OpenAI's own 404, a response its 400
- * {@code previous_response_not_found}.
+ * The Responses output items and answers this router kept recently, so that a client's next request may name an item
+ * by {@code item_reference} (the Vercel AI SDK does by default) or go on from an answer by {@code previous_response_id}
+ * (its conversation's items come before the new input; instructions are not carried, as in OpenAI's API), or read or
+ * delete a kept answer by its id: the most recent {@code capacity} items each for {@code ttl}, and the answers of
+ * {@link StoredResponses}, per API key, in this process's memory only (never in an event or a log). Each id ends with
+ * this replica's address and the minute it was minted, sealed for its peers, so a reference reaching another replica
+ * names the one to pass it to while it can still hold it; an unknown or expired item is OpenAI's own 404, a previous
+ * response its 400 {@code previous_response_not_found}.
  */
 public final class ResponseItems {
 
@@ -44,40 +38,10 @@ public final class ResponseItems {
     private final Supplier<Optional<URI>> self;
     private volatile Tail tail;
 
+    private final StoredResponses responses;
+
     private record Stored(ObjectNode item, String keyId, long expiresAtMillis) {
     }
-
-    /**
-     * A stored response: the one it went on from (null: none), the key it was answered to, the input items its request
-     * added, the response object as answered and its output items.
-     */
-    private static final class StoredResponse {
-        final String previousId;
-        final String keyId;
-        final List<ObjectNode> input;
-        final ObjectNode response;
-        final List<ObjectNode> output;
-        final long weight;
-        long expiresAtMillis;
-
-        StoredResponse(String previousId, String keyId, List<ObjectNode> input, ObjectNode response,
-                long expiresAtMillis) {
-            this.previousId = previousId;
-            this.keyId = keyId;
-            this.input = input;
-            this.response = response;
-            this.output = inputItems(response.get("output"));
-            this.weight = weight(input) + weight(List.of(response));
-            this.expiresAtMillis = expiresAtMillis;
-        }
-    }
-
-    /** The most turns a chain of responses is followed back (a conversation longer than this is not found). */
-    static final int MAX_TURNS = 10_000;
-
-    private final long responseBytes;
-    private final Map<String, StoredResponse> responses = new LinkedHashMap<>(64, 0.75f, true);
-    private long responsesWeight;
 
     /** The id tail of the items minted in one minute (sealed once per minute, not per item). */
     private record Tail(long minute, String token) {
@@ -95,13 +59,13 @@ public final class ResponseItems {
     }
 
     /**
-     * @param responseBytes about how many bytes of stored responses (their items' text) are kept at most
+     * @param responseBytes about how much memory kept answers take at most
      * @param seal          opens the tails of peers' item ids and seals this replica's own
      * @param self          where this replica answers its peers (empty until its server listens: ids get no tail)
      */
     public ResponseItems(int capacity, Duration ttl, long responseBytes, Clock clock, SealedAddress seal,
             Supplier<Optional<URI>> self) {
-        this.responseBytes = responseBytes;
+        this.responses = new StoredResponses(ttl, responseBytes, capacity, clock);
         this.seal = seal;
         this.self = self;
         this.capacity = capacity;
@@ -143,7 +107,7 @@ public final class ResponseItems {
 
             @Override
             public void answered(ObjectNode request, ObjectNode response) {
-                ResponseItems.this.answered(keyId, request, response);
+                responses.keep(keyId, request, response);
             }
 
             @Override
@@ -209,7 +173,7 @@ public final class ResponseItems {
             return; // not an input at all: the parser says so
         }
         String id = previous.stringValue();
-        List<ObjectNode> history = history(id, keyId);
+        List<ObjectNode> history = responses.history(id, keyId);
         if (history == null) {
             ApiException unknown = new ApiException(400, "invalid_request_error", "Previous response with id '" + id
                     + "' not found. This gateway keeps a stored response for " + ttl.toMinutes() + " minutes after "
@@ -220,52 +184,8 @@ public final class ResponseItems {
         }
         ArrayNode whole = request.arrayNode();
         history.forEach(item -> whole.add(item.deepCopy()));
-        inputItems(own).forEach(whole::add);
+        StoredResponses.inputItems(own).forEach(whole::add);
         request.set("input", whole);
-    }
-
-    /**
-     * Keeps a finished response to {@code keyId} (unless its request set {@code store} to false): the input items its
-     * request added to the conversation it went on from, and its output items.
-     */
-    void answered(String keyId, ObjectNode request, ObjectNode response) {
-        String responseId = response.path("id").asString("");
-        if (!request.path("store").asBoolean(true) || responseId.isEmpty()) {
-            return;
-        }
-        JsonNode previous = request.get("previous_response_id");
-        String previousId = previous != null && previous.isString() ? previous.stringValue() : null;
-        List<ObjectNode> input = inputItems(request.get("input"));
-        int before;
-        synchronized (responses) {
-            before = previousId == null ? 0 : turnsItems(previousId, keyId);
-        }
-        if (before < 0 || before > input.size()) {
-            // the conversation before it went meanwhile: this response keeps its whole input
-            previousId = null;
-            before = 0;
-        }
-        // copied outside the lock (the other event loop may be resolving a conversation meanwhile)
-        List<ObjectNode> added = new ArrayList<>(input.size() - before);
-        for (int i = before; i < input.size(); i++) {
-            added.add(input.get(i).deepCopy());
-        }
-        StoredResponse stored = new StoredResponse(previousId, keyId, List.copyOf(added), response.deepCopy(),
-                clock.millis() + ttl.toMillis());
-        synchronized (responses) {
-            StoredResponse replaced = responses.put(responseId, stored);
-            responsesWeight += stored.weight - (replaced == null ? 0 : replaced.weight);
-            Iterator<StoredResponse> eldest = responses.values().iterator();
-            while ((responsesWeight > responseBytes || responses.size() > Math.max(capacity, 1))
-                    && eldest.hasNext()) {
-                StoredResponse dropped = eldest.next();
-                if (dropped == stored) {
-                    break;
-                }
-                responsesWeight -= dropped.weight;
-                eldest.remove();
-            }
-        }
     }
 
     /**
@@ -275,13 +195,7 @@ public final class ResponseItems {
      * @throws ApiException      OpenAI's 404 when no replica can be asked for it, or it was answered to another key
      */
     public ObjectNode retrieve(String id, boolean passedOn, String keyId) {
-        StoredResponse stored;
-        synchronized (responses) {
-            stored = responses.get(id);
-            if (stored != null && (stored.expiresAtMillis < clock.millis() || !stored.keyId.equals(keyId))) {
-                stored = null;
-            }
-        }
+        StoredResponses.StoredResponse stored = responses.find(id, keyId);
         if (stored == null) {
             throw responseNotFound(id, passedOn);
         }
@@ -296,19 +210,7 @@ public final class ResponseItems {
      * @throws ApiException      OpenAI's 404 when no replica can be asked for it, or it was answered to another key
      */
     public ObjectNode delete(String id, boolean passedOn, String keyId) {
-        StoredResponse stored;
-        synchronized (responses) {
-            stored = responses.get(id);
-            if (stored != null && !stored.keyId.equals(keyId)) {
-                stored = null;
-            } else if (stored != null) {
-                responses.remove(id);
-                responsesWeight -= stored.weight;
-                if (stored.expiresAtMillis < clock.millis()) {
-                    stored = null; // gone already, only not yet dropped
-                }
-            }
-        }
+        StoredResponses.StoredResponse stored = responses.remove(id, keyId);
         if (stored == null) {
             throw responseNotFound(id, passedOn);
         }
@@ -325,96 +227,9 @@ public final class ResponseItems {
         return holder.isPresent() ? new ItemHeldElsewhere(holder.get(), unknown) : unknown;
     }
 
-    /** The items of a conversation up to and with response {@code id}, oldest first; null when any turn is gone. */
-    private List<ObjectNode> history(String id, String keyId) {
-        Deque<StoredResponse> turns = new ArrayDeque<>();
-        long now = clock.millis();
-        synchronized (responses) {
-            for (String at = id; at != null; ) {
-                StoredResponse stored = responses.get(at);
-                if (stored == null || stored.expiresAtMillis < now || !stored.keyId.equals(keyId)
-                        || turns.size() >= MAX_TURNS) {
-                    return null;
-                }
-                turns.addFirst(stored);
-                at = stored.previousId;
-            }
-            // a conversation in use is kept: each of its turns for ttl from now
-            turns.forEach(turn -> turn.expiresAtMillis = now + ttl.toMillis());
-        }
-        List<ObjectNode> items = new ArrayList<>();
-        for (StoredResponse turn : turns) {
-            items.addAll(turn.input);
-            items.addAll(turn.output);
-        }
-        return items;
-    }
-
-    /** How many items the conversation up to and with response {@code id} holds; -1 when any turn is gone. */
-    private int turnsItems(String id, String keyId) {
-        int count = 0;
-        int turns = 0;
-        for (String at = id; at != null; turns++) {
-            StoredResponse stored = responses.get(at);
-            if (stored == null || !stored.keyId.equals(keyId) || turns >= MAX_TURNS) {
-                return -1;
-            }
-            count += stored.input.size() + stored.output.size();
-            at = stored.previousId;
-        }
-        return count;
-    }
-
-    /** A request's {@code input} as items: a string is one user message (as the API reads it). */
-    private static List<ObjectNode> inputItems(JsonNode input) {
-        List<ObjectNode> items = new ArrayList<>();
-        if (input instanceof ArrayNode array) {
-            array.forEach(item -> {
-                if (item instanceof ObjectNode object) {
-                    items.add(object);
-                }
-            });
-        } else if (input != null && input.isString()) {
-            ObjectNode message = tools.jackson.databind.node.JsonNodeFactory.instance.objectNode()
-                    .put("type", "message").put("role", "user");
-            message.putArray("content").addObject().put("type", "input_text").put("text", input.stringValue());
-            items.add(message);
-        }
-        return items;
-    }
-
-    /** About the heap items take: a string's characters and object, a container's and each property's overhead. */
-    static long weight(List<? extends JsonNode> items) {
-        long total = 0;
-        for (JsonNode item : items) {
-            total += weight(item);
-        }
-        return total;
-    }
-
-    private static long weight(JsonNode node) {
-        if (node.isString()) {
-            return 56 + node.stringValue().length();
-        }
-        long total = node.isContainer() ? 64 : 16;
-        if (node.isContainer()) {
-            for (JsonNode child : node.values()) {
-                total += weight(child);
-            }
-            if (node.isObject()) {
-                for (String name : node.propertyNames()) {
-                    total += 48 + name.length();
-                }
-            }
-        }
-        return total;
-    }
-
     /** Stored responses held now. */
     public int responses() {
-        synchronized (responses) {
-            return responses.size();
-        }
+        return responses.size();
     }
 
     /**

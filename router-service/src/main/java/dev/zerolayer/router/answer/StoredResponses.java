@@ -1,0 +1,223 @@
+package dev.zerolayer.router.answer;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The Responses answers kept for {@code previous_response_id}, reading and deleting, per API key: each turn holds the
+ * input items its request added and the response object, kept {@code ttl} after its last use, the least recently
+ * used dropped beyond about {@code maxBytes} of memory or {@code maxCount} answers.
+ */
+final class StoredResponses {
+
+    /**
+     * A stored response: the one it went on from (null: none), the key it was answered to, the input items its request
+     * added, the response object as answered and its output items.
+     */
+    static final class StoredResponse {
+        final String previousId;
+        final String keyId;
+        final List<ObjectNode> input;
+        final ObjectNode response;
+        final List<ObjectNode> output;
+        final long weight;
+        long expiresAtMillis;
+
+        StoredResponse(String previousId, String keyId, List<ObjectNode> input, ObjectNode response,
+                long expiresAtMillis) {
+            this.previousId = previousId;
+            this.keyId = keyId;
+            this.input = input;
+            this.response = response;
+            this.output = inputItems(response.get("output"));
+            this.weight = weight(input) + weight(List.of(response));
+            this.expiresAtMillis = expiresAtMillis;
+        }
+    }
+
+    /** The most turns a chain of responses is followed back (a conversation longer than this is not found). */
+    static final int MAX_TURNS = 10_000;
+
+    private final Duration ttl;
+    private final long maxBytes;
+    private final int maxCount;
+    private final Clock clock;
+    private final Map<String, StoredResponse> responses = new LinkedHashMap<>(64, 0.75f, true);
+    private long weight;
+
+    StoredResponses(Duration ttl, long maxBytes, int maxCount, Clock clock) {
+        this.ttl = ttl;
+        this.maxBytes = maxBytes;
+        this.maxCount = maxCount;
+        this.clock = clock;
+    }
+
+    /**
+     * Keeps a finished response to {@code keyId} (unless its request set {@code store} to false): the input items its
+     * request added to the conversation it went on from, and the response object with its output items.
+     */
+    void keep(String keyId, ObjectNode request, ObjectNode response) {
+        String responseId = response.path("id").asString("");
+        if (!request.path("store").asBoolean(true) || responseId.isEmpty()) {
+            return;
+        }
+        JsonNode previous = request.get("previous_response_id");
+        String previousId = previous != null && previous.isString() ? previous.stringValue() : null;
+        List<ObjectNode> input = inputItems(request.get("input"));
+        int before;
+        synchronized (responses) {
+            before = previousId == null ? 0 : turnsItems(previousId, keyId);
+        }
+        if (before < 0 || before > input.size()) {
+            // the conversation before it went meanwhile: this response keeps its whole input
+            previousId = null;
+            before = 0;
+        }
+        // copied outside the lock (the other event loop may be resolving a conversation meanwhile)
+        List<ObjectNode> added = new ArrayList<>(input.size() - before);
+        for (int i = before; i < input.size(); i++) {
+            added.add(input.get(i).deepCopy());
+        }
+        StoredResponse stored = new StoredResponse(previousId, keyId, List.copyOf(added), response.deepCopy(),
+                clock.millis() + ttl.toMillis());
+        synchronized (responses) {
+            StoredResponse replaced = responses.put(responseId, stored);
+            weight += stored.weight - (replaced == null ? 0 : replaced.weight);
+            Iterator<StoredResponse> eldest = responses.values().iterator();
+            while ((weight > maxBytes || responses.size() > Math.max(maxCount, 1))
+                    && eldest.hasNext()) {
+                StoredResponse dropped = eldest.next();
+                if (dropped == stored) {
+                    break;
+                }
+                weight -= dropped.weight;
+                eldest.remove();
+            }
+        }
+    }
+
+    /** A kept response answered to {@code keyId}, or null. */
+    StoredResponse find(String id, String keyId) {
+        synchronized (responses) {
+            StoredResponse stored = responses.get(id);
+            return stored != null && stored.expiresAtMillis >= clock.millis() && stored.keyId.equals(keyId)
+                    ? stored : null;
+        }
+    }
+
+    /** Forgets a kept response answered to {@code keyId}; the one forgotten, or null (none, or expired already). */
+    StoredResponse remove(String id, String keyId) {
+        synchronized (responses) {
+            StoredResponse stored = responses.get(id);
+            if (stored == null || !stored.keyId.equals(keyId)) {
+                return null;
+            }
+            responses.remove(id);
+            weight -= stored.weight;
+            return stored.expiresAtMillis < clock.millis() ? null : stored;
+        }
+    }
+
+    /** The items of a conversation up to and with response {@code id}, oldest first; null when any turn is gone. */
+    List<ObjectNode> history(String id, String keyId) {
+        Deque<StoredResponse> turns = new ArrayDeque<>();
+        long now = clock.millis();
+        synchronized (responses) {
+            for (String at = id; at != null; ) {
+                StoredResponse stored = responses.get(at);
+                if (stored == null || stored.expiresAtMillis < now || !stored.keyId.equals(keyId)
+                        || turns.size() >= MAX_TURNS) {
+                    return null;
+                }
+                turns.addFirst(stored);
+                at = stored.previousId;
+            }
+            // a conversation in use is kept: each of its turns for ttl from now
+            turns.forEach(turn -> turn.expiresAtMillis = now + ttl.toMillis());
+        }
+        List<ObjectNode> items = new ArrayList<>();
+        for (StoredResponse turn : turns) {
+            items.addAll(turn.input);
+            items.addAll(turn.output);
+        }
+        return items;
+    }
+
+    /** How many items the conversation up to and with response {@code id} holds; -1 when any turn is gone. */
+    private int turnsItems(String id, String keyId) {
+        int count = 0;
+        int turns = 0;
+        for (String at = id; at != null; turns++) {
+            StoredResponse stored = responses.get(at);
+            if (stored == null || !stored.keyId.equals(keyId) || turns >= MAX_TURNS) {
+                return -1;
+            }
+            count += stored.input.size() + stored.output.size();
+            at = stored.previousId;
+        }
+        return count;
+    }
+
+    /** A request's {@code input} as items: a string is one user message (as the API reads it). */
+    static List<ObjectNode> inputItems(JsonNode input) {
+        List<ObjectNode> items = new ArrayList<>();
+        if (input instanceof ArrayNode array) {
+            array.forEach(item -> {
+                if (item instanceof ObjectNode object) {
+                    items.add(object);
+                }
+            });
+        } else if (input != null && input.isString()) {
+            ObjectNode message = JsonNodeFactory.instance.objectNode()
+                    .put("type", "message").put("role", "user");
+            message.putArray("content").addObject().put("type", "input_text").put("text", input.stringValue());
+            items.add(message);
+        }
+        return items;
+    }
+
+    /** About the heap items take: a string's characters and object, a container's and each property's overhead. */
+    static long weight(List<? extends JsonNode> items) {
+        long total = 0;
+        for (JsonNode item : items) {
+            total += weight(item);
+        }
+        return total;
+    }
+
+    private static long weight(JsonNode node) {
+        if (node.isString()) {
+            return 56 + node.stringValue().length();
+        }
+        long total = node.isContainer() ? 64 : 16;
+        if (node.isContainer()) {
+            for (JsonNode child : node.values()) {
+                total += weight(child);
+            }
+            if (node.isObject()) {
+                for (String name : node.propertyNames()) {
+                    total += 48 + name.length();
+                }
+            }
+        }
+        return total;
+    }
+
+    /** Answers kept now. */
+    int size() {
+        synchronized (responses) {
+            return responses.size();
+        }
+    }
+}
