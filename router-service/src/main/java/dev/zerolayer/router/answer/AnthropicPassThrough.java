@@ -1,6 +1,7 @@
 package dev.zerolayer.router.answer;
 
 import dev.zerolayer.contracts.codec.EventCodec;
+import dev.zerolayer.router.wire.Bytes;
 import dev.zerolayer.router.wire.SseEvent;
 import dev.zerolayer.router.wire.SseFramer;
 import java.io.ByteArrayOutputStream;
@@ -127,7 +128,7 @@ final class AnthropicPassThrough extends AttemptStream {
      * {@link #PASSED_AS_IS}, and a {@code data:} line after it. Such an event changes nothing tracked here.
      */
     static boolean passedAsIs(byte[] raw) {
-        if (!startsWith(raw, 0, EVENT_FIELD)) {
+        if (!Bytes.startsWith(raw, 0, EVENT_FIELD)) {
             return false;
         }
         int from = EVENT_FIELD.length;
@@ -139,32 +140,11 @@ final class AnthropicPassThrough extends AttemptStream {
             end++;
         }
         for (byte[] name : PASSED_AS_IS) {
-            if (end - from == name.length && startsWith(raw, from, name)) {
-                return indexOf(raw, DATA_FIELD, end) >= 0;
+            if (end - from == name.length && Bytes.startsWith(raw, from, name)) {
+                return Bytes.indexOf(raw, DATA_FIELD, end) >= 0;
             }
         }
         return false;
-    }
-
-    private static boolean startsWith(byte[] bytes, int at, byte[] prefix) {
-        if (bytes.length - at < prefix.length) {
-            return false;
-        }
-        for (int i = 0; i < prefix.length; i++) {
-            if (bytes[at + i] != prefix[i]) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static int indexOf(byte[] bytes, byte[] part, int from) {
-        for (int at = from; at <= bytes.length - part.length; at++) {
-            if (startsWith(bytes, at, part)) {
-                return at;
-            }
-        }
-        return -1;
     }
 
     static byte[] concat(byte[] a, byte[] b) {

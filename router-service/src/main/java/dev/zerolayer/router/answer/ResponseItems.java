@@ -151,11 +151,10 @@ public final class ResponseItems {
                     stored = items.get(id);
                 }
                 if (stored == null || stored.expiresAtMillis() < clock.millis() || !stored.keyId().equals(keyId)) {
-                    ApiException unknown = new ApiException(404, "not_found_error", "Item with id '" + id + "' not "
-                            + "found. This gateway keeps the items it answered for " + ttl.toMinutes() + " minutes; "
-                            + "send the item itself (or set 'store' to false), or remove this item from your input.");
-                    Optional<URI> holder = passedOn ? Optional.empty() : holder(id);
-                    throw holder.isPresent() ? new ItemHeldElsewhere(holder.get(), unknown) : unknown;
+                    throw notHere(id, passedOn, new ApiException(404, "not_found_error", "Item with id '" + id
+                            + "' not found. This gateway keeps the items it answered for " + ttl.toMinutes()
+                            + " minutes; send the item itself (or set 'store' to false), or remove this item from your "
+                            + "input."));
                 }
                 input.set(i, stored.item().deepCopy());
             }
@@ -175,12 +174,10 @@ public final class ResponseItems {
         String id = previous.stringValue();
         List<ObjectNode> history = responses.history(id, keyId);
         if (history == null) {
-            ApiException unknown = new ApiException(400, "invalid_request_error", "Previous response with id '" + id
-                    + "' not found. This gateway keeps a stored response for " + ttl.toMinutes() + " minutes after "
-                    + "its last use; send the whole conversation in 'input' instead.", "previous_response_id",
-                    "previous_response_not_found");
-            Optional<URI> holder = passedOn ? Optional.empty() : holder(id);
-            throw holder.isPresent() ? new ItemHeldElsewhere(holder.get(), unknown) : unknown;
+            throw notHere(id, passedOn, new ApiException(400, "invalid_request_error", "Previous response with id '"
+                    + id + "' not found. This gateway keeps a stored response for " + ttl.toMinutes() + " minutes "
+                    + "after its last use; send the whole conversation in 'input' instead.", "previous_response_id",
+                    "previous_response_not_found"));
         }
         ArrayNode whole = request.arrayNode();
         history.forEach(item -> whole.add(item.deepCopy()));
@@ -197,7 +194,7 @@ public final class ResponseItems {
     public ObjectNode retrieve(String id, boolean passedOn, String keyId) {
         StoredResponses.StoredResponse stored = responses.find(id, keyId);
         if (stored == null) {
-            throw responseNotFound(id, passedOn);
+            throw notHere(id, passedOn, responseNotFound(id));
         }
         return stored.response.deepCopy();
     }
@@ -212,7 +209,7 @@ public final class ResponseItems {
     public ObjectNode delete(String id, boolean passedOn, String keyId) {
         StoredResponses.StoredResponse stored = responses.remove(id, keyId);
         if (stored == null) {
-            throw responseNotFound(id, passedOn);
+            throw notHere(id, passedOn, responseNotFound(id));
         }
         synchronized (items) {
             stored.output.forEach(item -> items.remove(item.path("id").asString("")));
@@ -221,8 +218,15 @@ public final class ResponseItems {
         return deleted.put("id", id).put("object", "response").put("deleted", true);
     }
 
-    private RuntimeException responseNotFound(String id, boolean passedOn) {
-        ApiException unknown = new ApiException(404, "not_found_error", "Response with id '" + id + "' not found.");
+    private static ApiException responseNotFound(String id) {
+        return new ApiException(404, "not_found_error", "Response with id '" + id + "' not found.");
+    }
+
+    /**
+     * What a request naming {@code id}, which this replica does not hold, gets: passed to the replica the id names
+     * (unless it was passed here already), else {@code unknown}.
+     */
+    private RuntimeException notHere(String id, boolean passedOn, ApiException unknown) {
         Optional<URI> holder = passedOn ? Optional.empty() : holder(id);
         return holder.isPresent() ? new ItemHeldElsewhere(holder.get(), unknown) : unknown;
     }

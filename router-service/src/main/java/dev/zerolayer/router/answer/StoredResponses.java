@@ -75,9 +75,12 @@ final class StoredResponses {
         JsonNode previous = request.get("previous_response_id");
         String previousId = previous != null && previous.isString() ? previous.stringValue() : null;
         List<ObjectNode> input = inputItems(request.get("input"));
-        int before;
-        synchronized (responses) {
-            before = previousId == null ? 0 : turnsItems(previousId, keyId);
+        int before = 0;
+        if (previousId != null) {
+            synchronized (responses) {
+                Deque<StoredResponse> turns = turns(previousId, keyId, clock.millis());
+                before = turns == null ? -1 : turns.stream().mapToInt(t -> t.input.size() + t.output.size()).sum();
+            }
         }
         if (before < 0 || before > input.size()) {
             // the conversation before it went meanwhile: this response keeps its whole input
@@ -131,17 +134,12 @@ final class StoredResponses {
 
     /** The items of a conversation up to and with response {@code id}, oldest first; null when any turn is gone. */
     List<ObjectNode> history(String id, String keyId) {
-        Deque<StoredResponse> turns = new ArrayDeque<>();
+        Deque<StoredResponse> turns;
         long now = clock.millis();
         synchronized (responses) {
-            for (String at = id; at != null; ) {
-                StoredResponse stored = responses.get(at);
-                if (stored == null || stored.expiresAtMillis < now || !stored.keyId.equals(keyId)
-                        || turns.size() >= MAX_TURNS) {
-                    return null;
-                }
-                turns.addFirst(stored);
-                at = stored.previousId;
+            turns = turns(id, keyId, now);
+            if (turns == null) {
+                return null;
             }
             // a conversation in use is kept: each of its turns for ttl from now
             turns.forEach(turn -> turn.expiresAtMillis = now + ttl.toMillis());
@@ -154,19 +152,22 @@ final class StoredResponses {
         return items;
     }
 
-    /** How many items the conversation up to and with response {@code id} holds; -1 when any turn is gone. */
-    private int turnsItems(String id, String keyId) {
-        int count = 0;
-        int turns = 0;
-        for (String at = id; at != null; turns++) {
+    /**
+     * The turns of the conversation up to and with response {@code id}, oldest first, answered to {@code keyId};
+     * null when any is gone. The caller holds the lock.
+     */
+    private Deque<StoredResponse> turns(String id, String keyId, long now) {
+        Deque<StoredResponse> turns = new ArrayDeque<>();
+        for (String at = id; at != null; ) {
             StoredResponse stored = responses.get(at);
-            if (stored == null || !stored.keyId.equals(keyId) || turns >= MAX_TURNS) {
-                return -1;
+            if (stored == null || stored.expiresAtMillis < now || !stored.keyId.equals(keyId)
+                    || turns.size() >= MAX_TURNS) {
+                return null;
             }
-            count += stored.input.size() + stored.output.size();
+            turns.addFirst(stored);
             at = stored.previousId;
         }
-        return count;
+        return turns;
     }
 
     /** A request's {@code input} as items: a string is one user message (as the API reads it). */

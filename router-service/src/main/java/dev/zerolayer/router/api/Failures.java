@@ -45,11 +45,14 @@ final class Failures {
             case 504 -> DecisionStatus.TIMEOUT;
             default -> error.status() >= 500 ? DecisionStatus.OVERLOADED : DecisionStatus.REJECTED;
         };
+        String param = null;
+        String code = null;
         if (e instanceof dev.zerolayer.router.wire.ApiException named) {
-            return new Failure(error.status(), status, api.errorBody(error.type(), error.message(), named.param(),
-                    named.code()));
+            // OpenAI's param and code, where the router names them
+            param = named.param();
+            code = named.code();
         }
-        return new Failure(error.status(), status, api.errorBody(error.type(), error.message()));
+        return new Failure(error.status(), status, api.errorBody(error.type(), error.message(), param, code));
     }
 
     /**

@@ -5,7 +5,6 @@ import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.contracts.event.EventChecks;
 import dev.zerolayer.contracts.http.ZeroLayerHeaders;
 import dev.zerolayer.contracts.router.DecisionStatus;
-import dev.zerolayer.platform.leader.LeaderForwarding;
 import dev.zerolayer.platform.view.CompactedView;
 import dev.zerolayer.router.answer.ItemHeldElsewhere;
 import dev.zerolayer.router.answer.ResponseItems;
@@ -17,6 +16,7 @@ import dev.zerolayer.router.dispatch.NodeCredentials;
 import dev.zerolayer.router.events.DecisionPublisher;
 import dev.zerolayer.router.state.ActivePolicy;
 import dev.zerolayer.router.tracing.RequestTracing;
+import dev.zerolayer.router.wire.Bytes;
 import dev.zerolayer.router.wire.ClientApi;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -109,11 +109,10 @@ public class GatewayHandler {
     private Mono<ServerResponse> stored(ServerRequest http, boolean delete) {
         Progress.Arrival arrival = arrive(http, ClientApi.RESPONSES, Progress.Mode.STORED);
         String id = http.pathVariable("id");
-        boolean passedOn = arrival.headers().containsHeader(LeaderForwarding.FORWARDED_FROM);
         return stage(arrival, a -> Mono.just(intake.authenticate(a)))
                 .flatMap(caller -> stage(caller, c -> replies.json(c, DecisionStatus.EXPLAINED, delete
-                                ? responseItems.delete(id, passedOn, c.keyId())
-                                : responseItems.retrieve(id, passedOn, c.keyId())))
+                                ? responseItems.delete(id, arrival.passedOn(), c.keyId())
+                                : responseItems.retrieve(id, arrival.passedOn(), c.keyId())))
                         .onErrorResume(e -> peers != null && e.getCause() instanceof ItemHeldElsewhere,
                                 e -> peers.forward(http, new Progress.Read(caller, new byte[0]),
                                         (ItemHeldElsewhere) e.getCause())))
@@ -143,17 +142,7 @@ public class GatewayHandler {
         if (read.arrival().api() != ClientApi.RESPONSES) {
             return false;
         }
-        byte[] body = read.body();
-        outer:
-        for (int i = 0; i <= body.length - PREVIOUS_RESPONSE.length; i++) {
-            for (int j = 0; j < PREVIOUS_RESPONSE.length; j++) {
-                if (body[i + j] != PREVIOUS_RESPONSE[j]) {
-                    continue outer;
-                }
-            }
-            return true;
-        }
-        return false;
+        return Bytes.indexOf(read.body(), PREVIOUS_RESPONSE, 0) >= 0;
     }
 
     private Progress.Arrival arrive(ServerRequest http, ClientApi api, Progress.Mode mode) {

@@ -1,7 +1,6 @@
 package dev.zerolayer.router.api;
 
 import dev.zerolayer.contracts.http.ZeroLayerHeaders;
-import dev.zerolayer.platform.leader.LeaderForwarding;
 import dev.zerolayer.router.answer.ResponseItems;
 import dev.zerolayer.router.auth.ApiKeyAuthenticator;
 import dev.zerolayer.router.auth.RateLimits;
@@ -61,7 +60,7 @@ final class Intake {
     Progress.Parsed parse(Progress.Read read) {
         Progress.Arrival arrival = read.arrival();
         ClientRequest request = parse(arrival.api(), arrival.mode(), read.body(),
-                arrival.headers().containsHeader(LeaderForwarding.FORWARDED_FROM), read.keyId());
+                arrival.passedOn(), read.keyId());
         InetSocketAddress remote = arrival.remote();
         String sessionHash = SessionKeys.sessionHash(arrival.headers().getFirst(ZeroLayerHeaders.SESSION_ID),
                 request.userId(), read.keyId(), remote == null ? "unknown" : remote.getHostString());

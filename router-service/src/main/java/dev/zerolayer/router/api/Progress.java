@@ -1,6 +1,7 @@
 package dev.zerolayer.router.api;
 
 import dev.zerolayer.contracts.telemetry.NodeRegistration;
+import dev.zerolayer.platform.leader.LeaderForwarding;
 import dev.zerolayer.router.decision.Routed;
 import dev.zerolayer.router.dispatch.DispatchTrace;
 import dev.zerolayer.router.translate.UpstreamBodies;
@@ -148,6 +149,11 @@ sealed interface Progress permits Progress.Arrival, Progress.Caller, Progress.Re
         @Override
         public Arrival arrival() {
             return this;
+        }
+
+        /** Whether another router replica passed the request here (it is never passed on again). */
+        boolean passedOn() {
+            return headers.containsHeader(LeaderForwarding.FORWARDED_FROM);
         }
     }
 
