@@ -40,7 +40,9 @@ import tools.jackson.databind.JsonNode;
  * {@code --l2 L}, {@code --epochs E}, {@code --unscaled} (n-grams summed, not scaled to unit length), {@code --augment
  * N} (N padded training copies per prompt), {@code --write-model FILE} (the stacked learned model as a complexity model
  * event), {@code --anchor-weight W} (the calibration anchors as soft targets in the stacking, weighing W against the
- * labelled rows). Writes {@code bench/target/complexity-experiment.md} (run from the project root).
+ * labelled rows), {@code --translated K} (K training copies of each Chinese translation in {@link TranslatedCopies};
+ * the held-out shift on them is reported either way). Writes {@code bench/target/complexity-experiment.md} (run from
+ * the project root).
  */
 public final class ComplexityExperiment {
 
@@ -117,6 +119,7 @@ public final class ComplexityExperiment {
         int augment = 0;
         Path writeModel = null;
         double anchorWeight = 0;
+        int perTranslation = 0;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--data" -> data = Path.of(args[++i]);
@@ -127,6 +130,7 @@ public final class ComplexityExperiment {
                 case "--augment" -> augment = Integer.parseInt(args[++i]);
                 case "--write-model" -> writeModel = Path.of(args[++i]);
                 case "--anchor-weight" -> anchorWeight = Double.parseDouble(args[++i]);
+                case "--translated" -> perTranslation = Integer.parseInt(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -140,7 +144,8 @@ public final class ComplexityExperiment {
         int[] fold = folds(rows);
         HashedNgrams ngrams = new HashedNgrams(bits);
         List<HashedNgrams.Sparse> features = rows.stream().map(r -> ngrams.features(r.prompt())).toList();
-        Training training = Training.of(rows, features, ngrams, augment);
+        TranslatedCopies translations = TranslatedCopies.of(rows);
+        Training training = Training.of(rows, features, ngrams, augment, translations, perTranslation);
 
         Map<String, double[]> scores = new LinkedHashMap<>();
         TokenCounter counter = TokenCounter.defaultCounter();
@@ -151,7 +156,9 @@ public final class ComplexityExperiment {
         double[] gap = each(rows, r -> r.strong() - r.weak());
         double[] difficulty = each(rows, r -> 1 - r.meanQuality());
         long start = System.nanoTime();
-        scores.put("n-grams → graded gap", crossValidated(rows, training, fold, gap, ngrams.dimension(), l2, epochs));
+        double[] translatedRegression = new double[rows.size()];
+        scores.put("n-grams → graded gap", crossValidated(rows, training, fold, gap, ngrams.dimension(), l2, epochs,
+                translations.byRow(), translatedRegression));
         scores.put("n-grams → difficulty", crossValidated(rows, training, fold, difficulty, ngrams.dimension(), l2,
                 epochs));
         double fitSeconds = (System.nanoTime() - start) / 1e9;
@@ -170,6 +177,8 @@ public final class ComplexityExperiment {
 
         StringBuilder report = new StringBuilder();
         report.append("# Complexity signals on the labelled sets (issue #30)\n\n");
+        report.append(translations.heldOut(rows, learned, scores.get("n-grams → graded gap"),
+                translatedRegression, lexicalLogits, easyLogits, lexical, perTranslation));
         report.append(String.format(Locale.ROOT, "%d rows; %d-fold cross-validation per dataset (seed %d); hashed "
                 + "n-grams 2^%d buckets%s, L2 %.0e, %d epochs, %d padded training copies per prompt (%.1f s for both "
                 + "targets' folds); APGR with 95 %% bootstrap interval (%d resamples).%n%n", rows.size(), FOLDS, SEED,
@@ -290,49 +299,28 @@ public final class ComplexityExperiment {
                 ci == null ? "" : String.format(Locale.ROOT, "%.3f–%.3f", ci.low(), ci.high()), r.cpt50(), r.cpt80());
     }
 
-    /**
-     * The training samples: every row's n-grams (sample {@code i} is row {@code i}), then {@code augment} padded copies
-     * of each row; {@code source[j]} is the row of sample {@code j}.
-     */
-    record Training(List<HashedNgrams.Sparse> x, int[] source) {
-
-        static Training of(List<Row> rows, List<HashedNgrams.Sparse> features, HashedNgrams ngrams, int augment) {
-            List<HashedNgrams.Sparse> x = new ArrayList<>(features);
-            int[] source = new int[rows.size() * (1 + augment)];
-            Random random = new Random(SEED + 1);
-            for (int i = 0; i < rows.size(); i++) {
-                source[i] = i;
-            }
-            for (int copy = 1; copy <= augment; copy++) {
-                for (int i = 0; i < rows.size(); i++) {
-                    source[x.size()] = i;
-                    x.add(ngrams.features(augmented(rows.get(i).prompt(), random)));
-                }
-            }
-            return new Training(List.copyOf(x), source);
-        }
-
-        /** The samples whose row is in a fold other than {@code fold} (all samples when {@code fold} is -1). */
-        List<Integer> outside(int[] folds, int fold) {
-            List<Integer> train = new ArrayList<>();
-            for (int j = 0; j < source.length; j++) {
-                if (fold < 0 || folds[source[j]] != fold) {
-                    train.add(j);
-                }
-            }
-            return train;
-        }
-    }
-
     /** Out-of-fold predictions of a ridge regression on the n-grams, every dataset weighing the same in the fit. */
     static double[] crossValidated(List<Row> rows, Training training, int[] fold, double[] target,
             int dimension, double l2, int epochs) {
+        return crossValidated(rows, training, fold, target, dimension, l2, epochs, null, null);
+    }
+
+    /**
+     * As above; {@code translations}, when given, are scored out of fold too into {@code translatedOut} (by row),
+     * whether or not the training holds copies of them.
+     */
+    static double[] crossValidated(List<Row> rows, Training training, int[] fold, double[] target,
+            int dimension, double l2, int epochs, String[] translations, double[] translatedOut) {
         double[] out = new double[rows.size()];
+        HashedNgrams ngrams = new HashedNgrams(Integer.numberOfTrailingZeros(dimension));
         for (int f = 0; f < FOLDS; f++) {
             double[] w = fit(rows, training, training.outside(fold, f), target, dimension, l2, epochs);
             for (int i = 0; i < rows.size(); i++) {
                 if (fold[i] == f) {
                     out[i] = w[dimension] + value(training.x().get(i), w);
+                    if (translations != null && translations[i] != null) {
+                        translatedOut[i] = w[dimension] + value(ngrams.features(translations[i]), w);
+                    }
                 }
             }
         }

@@ -39,6 +39,11 @@ record Learned(double intercept, double ngramWeight, double lexicalWeight, doubl
                 outOfFold);
     }
 
+    /** The stacked logit (before the sigmoid and the score map) of one prompt's three inputs. */
+    double stackedLogit(double regression, double lexicalLogit, double easyLogit) {
+        return intercept + ngramWeight * regression + lexicalWeight * lexicalLogit + easyWeight * easyLogit;
+    }
+
     /**
      * The weight of the easy-traffic logit relative to the stacked logit that best ranks the anchors: a logistic
      * fit σ(α + β × stacked logit + δ × easy-traffic logit) to the anchors' bands as soft targets gives δ / β (at
