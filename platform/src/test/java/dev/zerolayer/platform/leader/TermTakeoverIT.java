@@ -17,7 +17,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
@@ -26,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A leader whose writer was fenced by a replica that still believed it led (a former leader resuming from a pause
  * registers the id before its election tells it the term is over) takes its term back: while the election still says
- * it leads, its writer is opened again and its takeover runs again, and the intruder's writes are refused.
+ * it leads, its writer is opened again and its takeover runs again, and the intruder's writes are refused. Likewise
+ * after a commit whose outcome is unknown (the broker went away under it): the transaction is never read.
  */
 class TermTakeoverIT {
 
@@ -86,6 +89,90 @@ class TermTakeoverIT {
                 writer.close();
             }
         }
+    }
+
+    @Test
+    void aCommitOfUnknownOutcomeIsNeverReadAndTheLeaderWritesAgainOnceTheBrokerIsBack() throws Exception {
+        try (KraftBroker broker = KraftBroker.create(dir.resolve("kafka")).start()) {
+            // Given the only replica of a service, leading, its writer open and one write committed; its producer is
+            // real, and the broker will stop between a transaction's sends (acknowledged) and its commit
+            ZeroLayerProperties properties = new ZeroLayerProperties("fallback-service", true, (short) 1,
+                    Duration.ofSeconds(1), "", "", null, "replica-a", Duration.ofSeconds(6), "",
+                    Duration.ofSeconds(30));
+            TopicGuard guard = new TopicGuard(properties, broker.bootstrapServers(), () -> { });
+            Leadership leadership = new Leadership("term-takeover-it-unknown.leader", Topics.FALLBACK_POLICY,
+                    "replica-a", Optional::empty, guard, Duration.ofSeconds(6), Clock.systemUTC());
+            AtomicBoolean stopBeforeCommit = new AtomicBoolean();
+            TermWriter writer = new TermWriter("term-takeover-it-unknown.leader", broker.bootstrapServers(), Map.of(),
+                    Duration.ofSeconds(10), config -> stoppingBeforeCommit(
+                            new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer()),
+                            stopBeforeCommit, broker), new SimpleMeterRegistry());
+            List<Long> takeovers = new CopyOnWriteArrayList<>();
+            TermTakeover takeover = new TermTakeover("it-takeover", guard, Duration.ofSeconds(1), leadership, writer) {
+                @Override
+                protected void takeOver(long generation) {
+                    takeovers.add(generation);
+                }
+
+                @Override
+                protected void termEnded() {
+                }
+            };
+            guard.start();
+            takeover.start();
+            leadership.start();
+            try {
+                await().atMost(Duration.ofSeconds(60)).until(() -> takeovers.size() == 1 && writer.isOpen());
+                assertThat(writer.write(List.of(record("before")))).isEqualTo(TermWriter.Outcome.COMMITTED);
+
+                // When the broker stops after the next transaction's record reached it, before its commit
+                stopBeforeCommit.set(true);
+                TermWriter.Outcome outcome = writer.write(List.of(record("sent, commit unanswered")));
+
+                // Then the write's outcome is unknown and the writer is given up: nothing more goes out under it
+                assertThat(outcome).isEqualTo(TermWriter.Outcome.UNKNOWN);
+                assertThat(broker.running()).isFalse();
+                assertThat(writer.write(List.of(record("while away")))).isEqualTo(TermWriter.Outcome.NO_TERM);
+                // and once the broker is back, the writer is opened again and the takeover run again (it reads the
+                // topics before anything more is written) while the election still says this replica leads
+                broker.start();
+                await().atMost(Duration.ofSeconds(90)).until(() -> takeovers.size() >= 2 && writer.isOpen());
+                assertThat(takeovers.get(takeovers.size() - 1)).isGreaterThanOrEqualTo(takeovers.get(0));
+                assertThat(writer.write(List.of(record("after")))).isEqualTo(TermWriter.Outcome.COMMITTED);
+                // and readers never see the transaction whose commit went unanswered: opening the writer again
+                // aborted it
+                try (KafkaTestClient reader = new KafkaTestClient(broker.bootstrapServers())) {
+                    assertThat(reader.readAll(Topics.FALLBACK_POLICY)).extracting(r -> new String(r.value(),
+                            StandardCharsets.UTF_8)).containsExactly("before", "after");
+                }
+            } finally {
+                takeover.stop();
+                leadership.stop();
+                guard.stop();
+                writer.close();
+            }
+        }
+    }
+
+    /**
+     * The producer itself, except that once {@code armed}, its next commit first waits until the transaction's records
+     * are acknowledged and then stops the broker.
+     */
+    @SuppressWarnings("unchecked")
+    private static Producer<byte[], byte[]> stoppingBeforeCommit(Producer<byte[], byte[]> producer,
+            AtomicBoolean armed, KraftBroker broker) {
+        return (Producer<byte[], byte[]>) java.lang.reflect.Proxy.newProxyInstance(
+                TermTakeoverIT.class.getClassLoader(), new Class<?>[] {Producer.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("commitTransaction") && armed.compareAndSet(true, false)) {
+                        producer.flush();
+                        broker.stop();
+                    }
+                    try {
+                        return method.invoke(producer, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
     }
 
     private static TermWriter writer(KraftBroker broker) {

@@ -121,6 +121,33 @@ class TermWriterIT {
         assertThat(lost).as("a term closed on purpose is not lost").isEmpty();
     }
 
+    @Test
+    void aRecordTheProducerRefusesAbortsItsWholeTransactionAndTheTermWritesOn() throws Exception {
+        // Given a writer under term 1 that committed one write
+        String topic = createTopic("refused-record");
+        TermWriter writer = writer("svc-d.leader", null);
+        List<Long> lost = new java.util.concurrent.CopyOnWriteArrayList<>();
+        writer.onLost(lost::add);
+        writer.open(1);
+        assertThat(writer.write(List.of(record(topic, "policy", "v1")))).isEqualTo(TermWriter.Outcome.COMMITTED);
+
+        // When a write holds a record above the producer's request limit (1 MB) beside a valid one
+        String tooLarge = "x".repeat(2 * 1024 * 1024);
+        TermWriter.Outcome outcome = writer.write(List.of(record(topic, "policy", "v2, sent beside the refused one"),
+                record(topic, "policy", tooLarge)));
+
+        // Then the whole transaction is aborted, and the writer stays open for the term: it was not lost
+        assertThat(outcome).isEqualTo(TermWriter.Outcome.ABORTED);
+        assertThat(writer.isOpen()).isTrue();
+        assertThat(lost).isEmpty();
+        assertThat(writer.write(List.of(record(topic, "policy", "v3")))).isEqualTo(TermWriter.Outcome.COMMITTED);
+        // and readers see neither record of the aborted write
+        try (KafkaTestClient reader = new KafkaTestClient(broker.bootstrapServers())) {
+            assertThat(values(reader.readAll(topic))).containsExactly("v1", "v3");
+        }
+        writer.close();
+    }
+
     private static TermWriter writer(String transactionalId, AtomicReference<Producer<byte[], byte[]>> created) {
         return new TermWriter(transactionalId, broker.bootstrapServers(), Map.of(), Duration.ofSeconds(10), config -> {
             Producer<byte[], byte[]> producer = new KafkaProducer<>(config, new ByteArraySerializer(),
