@@ -40,28 +40,9 @@ class TermTakeoverIT {
     void aLeaderFencedByAFormerLeaderOpensItsWriterAgainWhileItStillLeads() throws Exception {
         try (KraftBroker broker = KraftBroker.create(dir.resolve("kafka")).start()) {
             // Given the only replica of a service, leading its election, its writer open and its takeover run once
-            ZeroLayerProperties properties = new ZeroLayerProperties("fallback-service", true, (short) 1,
-                    Duration.ofSeconds(1), "", "", null, "replica-a", Duration.ofSeconds(6), "",
-                    Duration.ofSeconds(30));
-            TopicGuard guard = new TopicGuard(properties, broker.bootstrapServers(), () -> { });
-            Leadership leadership = new Leadership("term-takeover-it.leader", Topics.FALLBACK_POLICY, "replica-a",
-                    Optional::empty, guard, Duration.ofSeconds(6), Clock.systemUTC());
-            TermWriter writer = writer(broker);
-            List<Long> takeovers = new CopyOnWriteArrayList<>();
-            TermTakeover takeover = new TermTakeover("it-takeover", guard, Duration.ofSeconds(1), leadership, writer) {
-                @Override
-                protected void takeOver(long generation) {
-                    takeovers.add(generation);
-                }
-
-                @Override
-                protected void termEnded() {
-                }
-            };
-            guard.start();
-            takeover.start();
-            leadership.start();
-            try {
+            try (OnlyReplica replica = OnlyReplica.start(broker, "term-takeover-it.leader", factory())) {
+                TermWriter writer = replica.writer;
+                List<Long> takeovers = replica.takeovers;
                 await().atMost(Duration.ofSeconds(60)).until(() -> takeovers.size() == 1 && writer.isOpen());
                 long term = takeovers.get(0);
                 assertThat(writer.write(List.of(record("before")))).isEqualTo(TermWriter.Outcome.COMMITTED);
@@ -82,11 +63,6 @@ class TermTakeoverIT {
                     assertThat(reader.readAll(Topics.FALLBACK_POLICY)).extracting(r -> new String(r.value(),
                             StandardCharsets.UTF_8)).containsExactly("before", "after");
                 }
-            } finally {
-                takeover.stop();
-                leadership.stop();
-                guard.stop();
-                writer.close();
             }
         }
     }
@@ -96,32 +72,12 @@ class TermTakeoverIT {
         try (KraftBroker broker = KraftBroker.create(dir.resolve("kafka")).start()) {
             // Given the only replica of a service, leading, its writer open and one write committed; its producer is
             // real, and the broker will stop between a transaction's sends (acknowledged) and its commit
-            ZeroLayerProperties properties = new ZeroLayerProperties("fallback-service", true, (short) 1,
-                    Duration.ofSeconds(1), "", "", null, "replica-a", Duration.ofSeconds(6), "",
-                    Duration.ofSeconds(30));
-            TopicGuard guard = new TopicGuard(properties, broker.bootstrapServers(), () -> { });
-            Leadership leadership = new Leadership("term-takeover-it-unknown.leader", Topics.FALLBACK_POLICY,
-                    "replica-a", Optional::empty, guard, Duration.ofSeconds(6), Clock.systemUTC());
             AtomicBoolean stopBeforeCommit = new AtomicBoolean();
-            TermWriter writer = new TermWriter("term-takeover-it-unknown.leader", broker.bootstrapServers(), Map.of(),
-                    Duration.ofSeconds(10), config -> stoppingBeforeCommit(
-                            new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer()),
-                            stopBeforeCommit, broker), new SimpleMeterRegistry());
-            List<Long> takeovers = new CopyOnWriteArrayList<>();
-            TermTakeover takeover = new TermTakeover("it-takeover", guard, Duration.ofSeconds(1), leadership, writer) {
-                @Override
-                protected void takeOver(long generation) {
-                    takeovers.add(generation);
-                }
-
-                @Override
-                protected void termEnded() {
-                }
-            };
-            guard.start();
-            takeover.start();
-            leadership.start();
-            try {
+            TermWriter.ProducerFactory real = factory();
+            try (OnlyReplica replica = OnlyReplica.start(broker, "term-takeover-it-unknown.leader",
+                    config -> stoppingBeforeCommit(real.create(config), stopBeforeCommit, broker))) {
+                TermWriter writer = replica.writer;
+                List<Long> takeovers = replica.takeovers;
                 await().atMost(Duration.ofSeconds(60)).until(() -> takeovers.size() == 1 && writer.isOpen());
                 assertThat(writer.write(List.of(record("before")))).isEqualTo(TermWriter.Outcome.COMMITTED);
 
@@ -145,11 +101,6 @@ class TermTakeoverIT {
                     assertThat(reader.readAll(Topics.FALLBACK_POLICY)).extracting(r -> new String(r.value(),
                             StandardCharsets.UTF_8)).containsExactly("before", "after");
                 }
-            } finally {
-                takeover.stop();
-                leadership.stop();
-                guard.stop();
-                writer.close();
             }
         }
     }
@@ -176,9 +127,54 @@ class TermTakeoverIT {
     }
 
     private static TermWriter writer(KraftBroker broker) {
-        return new TermWriter("term-takeover-it.leader", broker.bootstrapServers(), Map.of(), Duration.ofSeconds(10),
-                config -> new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer()),
+        return writer(broker, "term-takeover-it.leader", factory());
+    }
+
+    private static TermWriter writer(KraftBroker broker, String transactionalId, TermWriter.ProducerFactory factory) {
+        return new TermWriter(transactionalId, broker.bootstrapServers(), Map.of(), Duration.ofSeconds(10), factory,
                 new SimpleMeterRegistry());
+    }
+
+    private static TermWriter.ProducerFactory factory() {
+        return config -> new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /** The only replica of a service: its election, its writer, and a takeover that notes each term it ran for. */
+    private record OnlyReplica(TopicGuard guard, Leadership leadership, TermWriter writer, List<Long> takeovers,
+            TermTakeover takeover) implements AutoCloseable {
+
+        static OnlyReplica start(KraftBroker broker, String transactionalId, TermWriter.ProducerFactory factory) {
+            ZeroLayerProperties properties = new ZeroLayerProperties("fallback-service", true, (short) 1,
+                    Duration.ofSeconds(1), "", "", null, "replica-a", Duration.ofSeconds(6), "",
+                    Duration.ofSeconds(30));
+            TopicGuard guard = new TopicGuard(properties, broker.bootstrapServers(), () -> { });
+            Leadership leadership = new Leadership(transactionalId, Topics.FALLBACK_POLICY, "replica-a",
+                    Optional::empty, guard, Duration.ofSeconds(6), Clock.systemUTC());
+            TermWriter writer = TermTakeoverIT.writer(broker, transactionalId, factory);
+            List<Long> takeovers = new CopyOnWriteArrayList<>();
+            TermTakeover takeover = new TermTakeover("it-takeover", guard, Duration.ofSeconds(1), leadership, writer) {
+                @Override
+                protected void takeOver(long generation) {
+                    takeovers.add(generation);
+                }
+
+                @Override
+                protected void termEnded() {
+                }
+            };
+            guard.start();
+            takeover.start();
+            leadership.start();
+            return new OnlyReplica(guard, leadership, writer, takeovers, takeover);
+        }
+
+        @Override
+        public void close() {
+            takeover.stop();
+            leadership.stop();
+            guard.stop();
+            writer.close();
+        }
     }
 
     private static ProducerRecord<byte[], byte[]> record(String value) {
