@@ -214,7 +214,7 @@ await check('openai-sdk', 'responses: whole, streamed and tool round trip', asyn
   return { usage: whole.usage, arguments: call.arguments };
 });
 
-await check('openai-sdk', 'responses: a conversation gone on by previous_response_id, read and deleted', async () => {
+await check('openai-sdk', 'responses: a conversation gone on by previous_response_id, read, its input items listed, and deleted', async () => {
   // OpenAI's own multi-turn pattern: each turn sends only what is new and names the response before it
   const tools = [{ type: 'function', name: 'get_weather', description: 'Current weather in a city', parameters: WEATHER, strict: false }];
   const first = await openai.responses.create({ model: 'gpt-4o-mini', input: TOOL_PROMPT, tools, max_output_tokens: 256 });
@@ -243,6 +243,20 @@ await check('openai-sdk', 'responses: a conversation gone on by previous_respons
   // a stored response is read back by its id, and deleted
   const read = await openai.responses.retrieve(second.id);
   expect(read.id === second.id && read.output_text === second.output_text, `retrieved ${JSON.stringify(read)}`);
+  // its input items: every earlier turn's input and output, then its own input; paged by the SDK two at a time
+  const listed = [];
+  for await (const item of openai.responses.inputItems.list(third.id, { limit: 2, order: 'asc' })) {
+    listed.push(item);
+  }
+  const expected = 1 + first.output.length + 1 + second.output.length + 1;
+  expect(listed.length === expected && new Set(listed.map((item) => item.id)).size === expected,
+    `${listed.length} input items listed (${new Set(listed.map((item) => item.id)).size} ids), ${expected} expected`);
+  expect(listed[0].type === 'message' && listed[0].role === 'user' && listed[0].content[0].text === TOOL_PROMPT
+    && listed.at(-1).content[0].text === 'And tomorrow?'
+    && listed.some((item) => item.type === 'function_call_output' && item.call_id === call.call_id),
+    `input items: ${JSON.stringify(listed.map((item) => [item.type, item.role]))}`);
+  const newest = await openai.responses.inputItems.list(third.id);
+  expect(newest.data[0].id === listed.at(-1).id, 'input items not newest first by default');
   await openai.responses.delete(third.id);
   const gone = await openai.responses.retrieve(third.id).then(() => null, (error) => error);
   expect(gone instanceof OpenAI.NotFoundError, `a deleted response was still read: ${gone?.constructor?.name}`);

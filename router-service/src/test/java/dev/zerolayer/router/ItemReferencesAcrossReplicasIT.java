@@ -148,10 +148,16 @@ class ItemReferencesAcrossReplicasIT {
                     }
                 }
 
-                // and A's stored response is read and deleted through B (passed to A)
+                // and A's stored response is read, its input items listed, and deleted through B (passed to A)
                 HttpResponse<String> read = send(b, "GET", responseId);
                 assertThat(read.statusCode()).as(read.body()).isEqualTo(200);
                 assertThat(EventCodec.mapper().readTree(read.body()).path("id").stringValue()).isEqualTo(responseId);
+                HttpResponse<String> listed = send(b, "GET", responseId + "/input_items?order=asc&limit=100");
+                assertThat(listed.statusCode()).as(listed.body()).isEqualTo(200);
+                JsonNode items = EventCodec.mapper().readTree(listed.body()).path("data");
+                assertThat(items.size()).as(listed.body()).isGreaterThanOrEqualTo(3);
+                assertThat(items.path(items.size() - 1).at("/content/0/text").stringValue()).isEqualTo("And 1?");
+                assertThat(items.toString()).contains("hello from opus");
                 HttpResponse<String> deleted = send(b, "DELETE", responseId);
                 assertThat(deleted.statusCode()).as(deleted.body()).isEqualTo(200);
                 assertThat(EventCodec.mapper().readTree(deleted.body()).path("deleted").booleanValue()).isTrue();

@@ -200,6 +200,22 @@ public final class ResponseItems {
     }
 
     /**
+     * A page of the input items a stored response was answered from ({@code GET /v1/responses/{id}/input_items}): its
+     * conversation's earlier turns, input and output, then its own input.
+     *
+     * @throws ItemHeldElsewhere when another replica answered it (unless the request was passed on)
+     * @throws ApiException      OpenAI's 404 when no replica can be asked for it, it was answered to another key, or a
+     *                           turn before it is gone
+     */
+    public ObjectNode inputItems(String id, boolean passedOn, String keyId, InputItemsQuery query) {
+        List<ObjectNode> input = responses.inputOf(id, keyId);
+        if (input == null) {
+            throw notHere(id, passedOn, responseNotFound(id));
+        }
+        return query.page(input);
+    }
+
+    /**
      * Forgets a stored response and its output items ({@code DELETE /v1/responses/{id}}); turns that went on from it
      * can no longer be gone on from.
      *

@@ -364,7 +364,8 @@ public final class ResponsesWriter {
         return prefix + hex(ResponseItems.ID_RANDOM) + itemSink.idTail();
     }
 
-    private static String hex(int length) {
+    /** {@code length} random hex digits (the random part of the ids this router mints). */
+    static String hex(int length) {
         byte[] bytes = new byte[(length + 1) / 2];
         IDS.nextBytes(bytes);
         return HexFormat.of().formatHex(bytes).substring(0, length);

@@ -23,12 +23,14 @@ final class StoredResponses {
 
     /**
      * A stored response: the one it went on from (null: none), the key it was answered to, the input items its request
-     * added, the response object as answered and its output items.
+     * added (and each one's id: its own, or one minted when it was kept), the response object as answered and its
+     * output items.
      */
     static final class StoredResponse {
         final String previousId;
         final String keyId;
         final List<ObjectNode> input;
+        final List<String> inputIds;
         final ObjectNode response;
         final List<ObjectNode> output;
         final long weight;
@@ -39,6 +41,7 @@ final class StoredResponses {
             this.previousId = previousId;
             this.keyId = keyId;
             this.input = input;
+            this.inputIds = input.stream().map(StoredResponses::itemId).toList();
             this.response = response;
             this.output = inputItems(response.get("output"));
             this.weight = weight(input) + weight(List.of(response));
@@ -150,6 +153,79 @@ final class StoredResponses {
             items.addAll(turn.output);
         }
         return items;
+    }
+
+    /**
+     * The input items response {@code id} was answered from, oldest first: each earlier turn's input and output, then
+     * its own input; each with its id, a message in the API's item form ({@code type}, content parts, status). Null
+     * when it, or any turn before it, is gone.
+     */
+    List<ObjectNode> inputOf(String id, String keyId) {
+        Deque<StoredResponse> turns;
+        synchronized (responses) {
+            turns = turns(id, keyId, clock.millis());
+        }
+        if (turns == null) {
+            return null;
+        }
+        List<ObjectNode> items = new ArrayList<>();
+        StoredResponse last = turns.peekLast();
+        for (StoredResponse turn : turns) {
+            for (int i = 0; i < turn.input.size(); i++) {
+                items.add(listed(turn.input.get(i), turn.inputIds.get(i)));
+            }
+            if (turn != last) {
+                turn.output.forEach(item -> items.add(listed(item, item.path("id").asString(""))));
+            }
+        }
+        return items;
+    }
+
+    /** An item as the API lists it: its id, and a message's type, content parts and status filled in. */
+    private static ObjectNode listed(ObjectNode item, String id) {
+        ObjectNode out = JsonNodeFactory.instance.objectNode();
+        out.put("id", id);
+        boolean message = item.path("type").asString("message").equals("message") && item.has("role");
+        if (message) {
+            out.put("type", "message");
+        }
+        item.properties().forEach(field -> {
+            if (!field.getKey().equals("id")) {
+                out.set(field.getKey(), field.getValue().deepCopy());
+            }
+        });
+        if (message) {
+            JsonNode content = item.get("content");
+            if (content != null && content.isString()) {
+                String part = item.path("role").asString("").equals("assistant") ? "output_text" : "input_text";
+                ObjectNode text = out.putArray("content").addObject().put("type", part)
+                        .put("text", content.stringValue());
+                if (part.equals("output_text")) {
+                    text.putArray("annotations");
+                }
+            }
+            if (!out.has("status")) {
+                out.put("status", "completed");
+            }
+        }
+        return out;
+    }
+
+    /** An input item's own id, or a new one with its kind's prefix ({@code msg_} for a message). */
+    private static String itemId(ObjectNode item) {
+        String own = item.path("id").asString("");
+        if (!own.isEmpty()) {
+            return own;
+        }
+        String type = item.path("type").asString("message");
+        String prefix = switch (type) {
+            case "message" -> "msg_";
+            case "function_call" -> "fc_";
+            case "function_call_output" -> "fco_";
+            case "reasoning" -> "rs_";
+            default -> "item_";
+        };
+        return prefix + ResponsesWriter.hex(ResponseItems.ID_RANDOM);
     }
 
     /**

@@ -6,6 +6,7 @@ import dev.zerolayer.contracts.event.EventChecks;
 import dev.zerolayer.contracts.http.ZeroLayerHeaders;
 import dev.zerolayer.contracts.router.DecisionStatus;
 import dev.zerolayer.platform.view.CompactedView;
+import dev.zerolayer.router.answer.InputItemsQuery;
 import dev.zerolayer.router.answer.ItemHeldElsewhere;
 import dev.zerolayer.router.answer.ResponseItems;
 import dev.zerolayer.router.auth.ApiKeyAuthenticator;
@@ -97,22 +98,34 @@ public class GatewayHandler {
 
     /** {@code GET /v1/responses/{id}}: a stored Responses answer, as it was answered. */
     public Mono<ServerResponse> storedResponse(ServerRequest request) {
-        return stored(request, false);
+        return stored(request, responseItems::retrieve);
     }
 
     /** {@code DELETE /v1/responses/{id}}: forgets a stored Responses answer and its output items. */
     public Mono<ServerResponse> deleteResponse(ServerRequest request) {
-        return stored(request, true);
+        return stored(request, responseItems::delete);
+    }
+
+    /** {@code GET /v1/responses/{id}/input_items}: a page of the input items a stored answer was answered from. */
+    public Mono<ServerResponse> responseInputItems(ServerRequest request) {
+        return stored(request, (id, passedOn, keyId) -> responseItems.inputItems(id, passedOn, keyId,
+                InputItemsQuery.of(request.queryParam("limit"), request.queryParam("order"),
+                        request.queryParam("after"))));
+    }
+
+    /** What is done with a stored answer: by its id, whether a peer passed the request here, for the asking key. */
+    @FunctionalInterface
+    private interface StoredAnswerStep {
+        ObjectNode apply(String id, boolean passedOn, String keyId);
     }
 
     /** Authenticate → read or delete the stored answer here, or at the replica that keeps it → reply. */
-    private Mono<ServerResponse> stored(ServerRequest http, boolean delete) {
+    private Mono<ServerResponse> stored(ServerRequest http, StoredAnswerStep step) {
         Progress.Arrival arrival = arrive(http, ClientApi.RESPONSES, Progress.Mode.STORED);
         String id = http.pathVariable("id");
         return stage(arrival, a -> Mono.just(intake.authenticate(a)))
-                .flatMap(caller -> stage(caller, c -> replies.json(c, DecisionStatus.EXPLAINED, delete
-                                ? responseItems.delete(id, arrival.passedOn(), c.keyId())
-                                : responseItems.retrieve(id, arrival.passedOn(), c.keyId())))
+                .flatMap(caller -> stage(caller, c -> replies.json(c, DecisionStatus.EXPLAINED,
+                                step.apply(id, arrival.passedOn(), c.keyId())))
                         .onErrorResume(e -> peers != null && e.getCause() instanceof ItemHeldElsewhere,
                                 e -> peers.forward(http, new Progress.Read(caller, new byte[0]),
                                         (ItemHeldElsewhere) e.getCause())))

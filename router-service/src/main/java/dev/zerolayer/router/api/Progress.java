@@ -22,7 +22,7 @@ import org.springframework.http.HttpHeaders;
 sealed interface Progress permits Progress.Arrival, Progress.Caller, Progress.Read, Progress.Parsed, Progress.Decided,
         Progress.Dispatched {
 
-    /** What a request asks the gateway to do (STORED: read or delete a stored Responses answer). */
+    /** What a request asks the gateway to do (STORED: read, list the input of, or delete a stored Responses answer). */
     enum Mode { DISPATCH, EXPLAIN, COUNT, STORED }
 
     /** The record this one extends (null for an arrival): what this one does not add, it reports from there. */

@@ -9,8 +9,8 @@ import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
 /**
- * Maps the client API paths to the gateway handler (POST, and GET / DELETE of a stored Responses answer; anything else
- * falls to the API-shaped 404/405), then the warm-up's while it runs.
+ * Maps the client API paths to the gateway handler (POST, GET / DELETE of a stored Responses answer, GET of its input
+ * items; anything else falls to the API-shaped 404/405), then the warm-up's while it runs.
  */
 @Configuration(proxyBeanMethods = false)
 public class GatewayRoutes {
@@ -23,6 +23,7 @@ public class GatewayRoutes {
                 .POST("/v1/chat/completions", handler::chatCompletions)
                 .POST("/v1/responses", handler::responses)
                 .GET("/v1/responses/{id}", handler::storedResponse)
+                .GET("/v1/responses/{id}/input_items", handler::responseInputItems)
                 .DELETE("/v1/responses/{id}", handler::deleteResponse)
                 .POST("/v1/completions", handler::completions)
                 .POST("/v1/route/explain", handler::explain)

@@ -273,4 +273,78 @@ class ResponseItemsTest {
         assertThatThrownBy(() -> a.resolve(request(one, "more"), false, KEY))
                 .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(400));
     }
+
+    @Test
+    void aStoredResponsesInputItemsAreItsConversationsTurnsThenItsOwnInputPagedAsTheApiPagesThem() {
+        ResponseItems a = replica(A, MINTED);
+        // Given two turns, the second going on from the first, its input an item list with an id of its own
+        ObjectNode first = request(null, "hi");
+        a.resolve(first, false, KEY);
+        String one = answer(a, first, "hello");
+        ObjectNode second = request(one, "unused");
+        second.putArray("input").addObject().put("role", "user").put("content", "more")
+                .put("id", "msg_client_given");
+        a.resolve(second, false, KEY);
+        String two = answer(a, second, "sure");
+
+        // When the second's input items are listed (newest first by default)
+        JsonNode page = a.inputItems(two, false, KEY, InputItemsQuery.of(Optional.empty(), Optional.empty(),
+                Optional.empty()));
+
+        // Then they are the first turn's input and output, then its own input; not its own output
+        assertThat(page.path("object").asString()).isEqualTo("list");
+        List<JsonNode> data = page.get("data").valueStream().toList();
+        assertThat(data).extracting(item -> item.path("role").asString() + ":"
+                + item.at("/content/0/text").asString()).containsExactly("user:more", "assistant:hello", "user:hi");
+        // each a message item with an id (the client's own kept), typed content and a status
+        assertThat(data.get(0).path("id").asString()).isEqualTo("msg_client_given");
+        assertThat(data.get(2).path("id").asString()).startsWith("msg_").isNotEqualTo("msg_client_given");
+        assertThat(data.get(2).path("type").asString()).isEqualTo("message");
+        assertThat(data.get(2).at("/content/0/type").asString()).isEqualTo("input_text");
+        assertThat(data.get(0).path("status").asString()).isEqualTo("completed");
+        assertThat(page.path("first_id").asString()).isEqualTo("msg_client_given");
+        assertThat(page.path("last_id").asString()).isEqualTo(data.get(2).path("id").asString());
+        assertThat(page.path("has_more").asBoolean(true)).isFalse();
+        // a minted id stays the same from one listing to the next, so it can be paged after
+        String oldest = data.get(2).path("id").asString();
+        JsonNode ascending = a.inputItems(two, false, KEY, InputItemsQuery.of(Optional.of("2"), Optional.of("asc"),
+                Optional.empty()));
+        assertThat(ascending.at("/data/0/id").asString()).isEqualTo(oldest);
+        assertThat(ascending.get("data").size()).isEqualTo(2);
+        assertThat(ascending.path("has_more").asBoolean()).isTrue();
+        JsonNode rest = a.inputItems(two, false, KEY, InputItemsQuery.of(Optional.of("2"), Optional.of("asc"),
+                Optional.of(ascending.path("last_id").asString())));
+        assertThat(rest.get("data").valueStream().map(item -> item.path("id").asString()).toList())
+                .containsExactly("msg_client_given");
+        assertThat(rest.path("has_more").asBoolean(true)).isFalse();
+        // the first turn's own input is only its own
+        assertThat(a.inputItems(one, false, KEY, InputItemsQuery.of(Optional.empty(), Optional.empty(),
+                Optional.empty())).get("data").size()).isEqualTo(1);
+
+        // and another key, an unknown response, or one another replica keeps, as reading it does
+        assertThatThrownBy(() -> a.inputItems(two, false, "key-2", InputItemsQuery.of(Optional.empty(),
+                Optional.empty(), Optional.empty()))).isInstanceOfSatisfying(ApiException.class,
+                        e -> assertThat(e.status()).isEqualTo(404));
+        ResponseItems b = replica(B, MINTED.plusSeconds(5));
+        assertThatThrownBy(() -> b.inputItems(two, false, KEY, InputItemsQuery.of(Optional.empty(), Optional.empty(),
+                Optional.empty()))).isInstanceOfSatisfying(ItemHeldElsewhere.class,
+                        held -> assertThat(held.holder()).isEqualTo(A));
+    }
+
+    @Test
+    void anInputItemsPageOutsideWhatTheApiTakesIsA400NamingTheParameter() {
+        assertThatThrownBy(() -> InputItemsQuery.of(Optional.of("0"), Optional.empty(), Optional.empty()))
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.status()).isEqualTo(400);
+                    assertThat(e.param()).isEqualTo("limit");
+                });
+        assertThatThrownBy(() -> InputItemsQuery.of(Optional.of("101"), Optional.empty(), Optional.empty()))
+                .isInstanceOf(ApiException.class);
+        assertThatThrownBy(() -> InputItemsQuery.of(Optional.of("ten"), Optional.empty(), Optional.empty()))
+                .isInstanceOf(ApiException.class);
+        assertThatThrownBy(() -> InputItemsQuery.of(Optional.empty(), Optional.of("newest"), Optional.empty()))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.param()).isEqualTo("order"));
+        assertThat(InputItemsQuery.of(Optional.of("100"), Optional.of("asc"), Optional.of("")))
+                .isEqualTo(new InputItemsQuery(100, true, null));
+    }
 }
