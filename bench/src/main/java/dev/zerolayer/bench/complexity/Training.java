@@ -13,11 +13,6 @@ import java.util.Random;
 record Training(List<HashedNgrams.Sparse> x, int[] source) {
 
     static Training of(List<ComplexityExperiment.Row> rows, List<HashedNgrams.Sparse> features, HashedNgrams ngrams,
-            int augment) {
-        return of(rows, features, ngrams, augment, TranslatedCopies.none(rows.size()), 0);
-    }
-
-    static Training of(List<ComplexityExperiment.Row> rows, List<HashedNgrams.Sparse> features, HashedNgrams ngrams,
             int augment, TranslatedCopies translations, int perTranslation) {
         List<HashedNgrams.Sparse> x = new ArrayList<>(features);
         int[] source = new int[rows.size() * (1 + augment) + translations.size() * perTranslation];

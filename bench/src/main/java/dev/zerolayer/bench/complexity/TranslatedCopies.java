@@ -49,11 +49,6 @@ record TranslatedCopies(String[] byRow) {
         return new TranslatedCopies(byRow);
     }
 
-    /** No translations (training without copies). */
-    static TranslatedCopies none(int rows) {
-        return new TranslatedCopies(new String[rows]);
-    }
-
     int size() {
         return (int) Arrays.stream(byRow).filter(t -> t != null).count();
     }

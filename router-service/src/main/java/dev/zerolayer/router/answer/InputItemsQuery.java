@@ -1,6 +1,8 @@
 package dev.zerolayer.router.answer;
 
 import dev.zerolayer.router.wire.ApiException;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -47,12 +49,15 @@ public record InputItemsQuery(int limit, boolean ascending, String after) {
      * first_id}, {@code last_id}, {@code has_more}; an {@code after} that names none of them gives an empty page.
      */
     public ObjectNode page(List<ObjectNode> items) {
-        int n = items.size();
+        List<ObjectNode> ordered = new ArrayList<>(items);
+        if (!ascending) {
+            Collections.reverse(ordered);
+        }
         int start = 0;
         if (after != null) {
-            start = n;
-            for (int k = 0; k < n; k++) {
-                if (after.equals(items.get(ascending ? k : n - 1 - k).path("id").asString(""))) {
+            start = ordered.size();
+            for (int k = 0; k < ordered.size(); k++) {
+                if (after.equals(ordered.get(k).path("id").asString(""))) {
                     start = k + 1;
                     break;
                 }
@@ -60,10 +65,8 @@ public record InputItemsQuery(int limit, boolean ascending, String after) {
         }
         ObjectNode list = JsonNodeFactory.instance.objectNode().put("object", "list");
         var data = list.putArray("data");
-        int end = Math.min(n, start + limit);
-        for (int k = start; k < end; k++) {
-            data.add(items.get(ascending ? k : n - 1 - k));
-        }
+        int end = Math.min(ordered.size(), start + limit);
+        ordered.subList(start, end).forEach(data::add);
         if (data.isEmpty()) {
             list.putNull("first_id");
             list.putNull("last_id");
@@ -71,7 +74,7 @@ public record InputItemsQuery(int limit, boolean ascending, String after) {
             list.put("first_id", data.get(0).path("id").asString(""));
             list.put("last_id", data.get(data.size() - 1).path("id").asString(""));
         }
-        list.put("has_more", end < n);
+        list.put("has_more", end < ordered.size());
         return list;
     }
 }
