@@ -1,6 +1,7 @@
 package dev.zerolayer.contracts.topics;
 
 import dev.zerolayer.contracts.cache.KvCacheEvent;
+import dev.zerolayer.contracts.cache.KvHoldingEntry;
 import dev.zerolayer.contracts.cache.KvIndexEntry;
 import dev.zerolayer.contracts.cache.PrewarmCommand;
 import dev.zerolayer.contracts.cache.SessionEntry;
@@ -28,6 +29,7 @@ public final class Topics {
     public static final String COMPLEXITY_MODEL = "complexity.model.v1";
     public static final String CACHE_KV_EVENTS = "cache.kv-events.v1";
     public static final String CACHE_KV_INDEX = "cache.kv-index.v1";
+    public static final String CACHE_KV_HOLDINGS = "cache.kv-holdings.v1";
     public static final String CACHE_SESSIONS = "cache.sessions.v1";
     public static final String CACHE_PREWARM = "cache.prewarm.v1";
     public static final String FALLBACK_POLICY = "fallback.policy.v1";
@@ -63,6 +65,10 @@ public final class Topics {
     public static final TopicSpec<KvIndexEntry> CACHE_KV_INDEX_TOPIC = new TopicSpec<>(CACHE_KV_INDEX,
             "block hash (unsigned decimal)", KvIndexEntry.class, CACHE, List.of(ROUTER), CleanupPolicy.COMPACT, 6,
             WEEK);
+    /** Which nodes of each KV-event partition hold each block: the node owners' output, the block owners' input. */
+    public static final TopicSpec<KvHoldingEntry> CACHE_KV_HOLDINGS_TOPIC = new TopicSpec<>(CACHE_KV_HOLDINGS,
+            "block hash (unsigned decimal)/events partition", KvHoldingEntry.class, CACHE, List.of(CACHE),
+            CleanupPolicy.COMPACT, 6, WEEK);
     public static final TopicSpec<SessionEntry> CACHE_SESSIONS_TOPIC = new TopicSpec<>(CACHE_SESSIONS,
             "session hash", SessionEntry.class, CACHE, List.of(ROUTER), CleanupPolicy.COMPACT, 3, WEEK);
     public static final TopicSpec<PrewarmCommand> CACHE_PREWARM_TOPIC = new TopicSpec<>(CACHE_PREWARM,
@@ -80,8 +86,8 @@ public final class Topics {
 
     public static final List<TopicSpec<?>> ALL = List.of(ROUTER_DECISIONS_TOPIC, TELEMETRY_SAMPLES_TOPIC,
             TELEMETRY_NODE_HEALTH_TOPIC, COMPLEXITY_MODEL_TOPIC, CACHE_KV_EVENTS_TOPIC, CACHE_KV_INDEX_TOPIC,
-            CACHE_SESSIONS_TOPIC, CACHE_PREWARM_TOPIC, FALLBACK_POLICY_TOPIC, FALLBACK_ALERTS_TOPIC,
-            ROUTER_KEY_DEMAND_TOPIC);
+            CACHE_KV_HOLDINGS_TOPIC, CACHE_SESSIONS_TOPIC, CACHE_PREWARM_TOPIC, FALLBACK_POLICY_TOPIC,
+            FALLBACK_ALERTS_TOPIC, ROUTER_KEY_DEMAND_TOPIC);
 
     private Topics() {
     }

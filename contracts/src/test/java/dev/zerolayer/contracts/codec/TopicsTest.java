@@ -28,9 +28,11 @@ class TopicsTest {
         for (TopicSpec<?> spec : Topics.ALL) {
             assertThat(names.add(spec.name())).as("duplicate " + spec.name()).isTrue();
             assertThat(spec.name()).endsWith(".v1");
-            if (!spec.name().equals(Topics.TELEMETRY_NODE_HEALTH) && !spec.name().equals(Topics.ROUTER_KEY_DEMAND)) {
+            if (!spec.name().equals(Topics.TELEMETRY_NODE_HEALTH) && !spec.name().equals(Topics.ROUTER_KEY_DEMAND)
+                    && !spec.name().equals(Topics.CACHE_KV_HOLDINGS)) {
                 // telemetry-service replicas read each other's node-health records (handover, cluster load), router
-                // replicas each other's demand per key (rate limits)
+                // replicas each other's demand per key (rate limits), cache-service's block owners what its node
+                // owners hold
                 assertThat(spec.readers()).doesNotContain(spec.writer());
             }
             assertThat(spec.kafkaConfigs()).containsEntry("cleanup.policy", spec.cleanupPolicy().kafkaValue());
@@ -38,7 +40,7 @@ class TopicsTest {
                 assertThat(spec.kafkaConfigs()).doesNotContainKey("retention.ms");
             }
         }
-        assertThat(names).hasSize(11);
+        assertThat(names).hasSize(12);
         assertThat(Topics.spec(Topics.CACHE_KV_INDEX).compacted()).isTrue();
         assertThat(Topics.spec(Topics.ROUTER_DECISIONS).compacted()).isFalse();
         assertThat(Topics.readBy(Topics.ROUTER)).extracting(TopicSpec::name).containsExactlyInAnyOrder(

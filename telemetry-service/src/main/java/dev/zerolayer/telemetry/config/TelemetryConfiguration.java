@@ -18,9 +18,9 @@ import dev.zerolayer.telemetry.health.KafkaHealthPublisher;
 import dev.zerolayer.telemetry.health.WarmupProber;
 import dev.zerolayer.telemetry.observation.RouterObservations;
 import dev.zerolayer.telemetry.ownership.NodeHandover;
-import dev.zerolayer.telemetry.ownership.NodeOwnership;
 import dev.zerolayer.telemetry.ownership.OtherReplicasNodes;
 import dev.zerolayer.platform.replica.ReplicaId;
+import dev.zerolayer.platform.replica.PartitionOwnership;
 import dev.zerolayer.telemetry.registry.RegistrationValidator;
 import dev.zerolayer.telemetry.registry.TelemetryIngest;
 import dev.zerolayer.telemetry.restore.PublishedHealth;
@@ -56,8 +56,8 @@ public class TelemetryConfiguration {
 
     /** Which nodes this replica runs: those keyed to its partitions of the sample topic. */
     @Bean
-    NodeOwnership nodeOwnership(ReplicaId replica, MeterRegistry meters) {
-        NodeOwnership ownership = new NodeOwnership(replica.value());
+    PartitionOwnership nodeOwnership(ReplicaId replica, MeterRegistry meters) {
+        PartitionOwnership ownership = new PartitionOwnership(replica.value());
         Gauge.builder("zerolayer.telemetry.owned.partitions", ownership, o -> o.current().partitions().size())
                 .description("Partitions of telemetry.samples.v1 whose nodes this replica runs").register(meters);
         Gauge.builder("zerolayer.telemetry.assignment.generation", ownership, o -> o.current().generation())
@@ -67,7 +67,7 @@ public class TelemetryConfiguration {
 
     @Bean
     HealthTracker healthTracker(HealthPublisher publisher, Clock clock, TelemetryProperties properties,
-            MeterRegistry meters, CompactedView<FallbackPolicy> fallbackPolicy, NodeOwnership ownership) {
+            MeterRegistry meters, CompactedView<FallbackPolicy> fallbackPolicy, PartitionOwnership ownership) {
         HealthTracker tracker = new HealthTracker(publisher, clock, properties.heartbeat(),
                 new HealthTracker.LoadChange(properties.loadChange(), properties.loadChangeInterval()), meters,
                 ownership::writer);
@@ -83,7 +83,7 @@ public class TelemetryConfiguration {
 
     /** At each rebalance of the sample binding, releases the nodes this replica gave up and seeds those it gained. */
     @Bean
-    NodeHandover nodeHandover(NodeOwnership ownership, HealthTracker tracker, PublishedHealth publishedHealth,
+    NodeHandover nodeHandover(PartitionOwnership ownership, HealthTracker tracker, PublishedHealth publishedHealth,
             TelemetryIngest ingest, TelemetryProperties properties) {
         List<NodeRegistration> inventory = inventory(properties);
         return new NodeHandover(ownership, tracker, publishedHealth, () -> inventory.stream()
@@ -112,7 +112,7 @@ public class TelemetryConfiguration {
     @Bean
     TelemetryIngest telemetrySamples(EventReader reader, StreamBridge bridge, HealthTracker tracker,
             TelemetryProperties properties, CompactedView<FallbackPolicy> fallbackPolicy,
-            PublishedHealth publishedHealth, Clock clock, NodeOwnership ownership) {
+            PublishedHealth publishedHealth, Clock clock, PartitionOwnership ownership) {
         return new TelemetryIngest(reader, new DeadLetters(bridge, Topics.TELEMETRY), new RegistrationValidator(
                 properties.allowedUpstreamSchemes(), properties.allowedUpstreamHosts()), tracker, fallbackPolicy,
                 publishedHealth, clock, properties.maxSampleSkew(), ownership::owns);

@@ -3,6 +3,7 @@ package dev.zerolayer.telemetry.ownership;
 import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.telemetry.health.HealthTracker;
 import dev.zerolayer.telemetry.restore.PublishedHealth;
+import dev.zerolayer.platform.replica.PartitionOwnership;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
@@ -27,13 +28,13 @@ public class NodeHandover implements KafkaBindingRebalanceListener {
 
     private static final Logger log = LoggerFactory.getLogger(NodeHandover.class);
 
-    private final NodeOwnership ownership;
+    private final PartitionOwnership ownership;
     private final HealthTracker tracker;
     private final PublishedHealth published;
     private final Runnable registerInventory;
 
     /** @param registerInventory registers the configured nodes this replica owns and does not run yet */
-    public NodeHandover(NodeOwnership ownership, HealthTracker tracker, PublishedHealth published,
+    public NodeHandover(PartitionOwnership ownership, HealthTracker tracker, PublishedHealth published,
             Runnable registerInventory) {
         this.ownership = ownership;
         this.tracker = tracker;
@@ -47,7 +48,7 @@ public class NodeHandover implements KafkaBindingRebalanceListener {
         if (!BINDING.equals(bindingName) || partitions.isEmpty()) {
             return;
         }
-        NodeOwnership.Change change = ownership.revoke(numbers(partitions));
+        PartitionOwnership.Change change = ownership.revoke(numbers(partitions));
         List<String> released = tracker.release(node -> !ownership.owns(node));
         log.info("partitions {} of {} revoked: released {} nodes", change.dropped(), Topics.TELEMETRY_SAMPLES,
                 released.size());
@@ -65,7 +66,7 @@ public class NodeHandover implements KafkaBindingRebalanceListener {
         Set<Integer> assigned = numbers(consumer.assignment());
         int partitionCount = consumer.partitionsFor(Topics.TELEMETRY_SAMPLES).size();
         long generation = consumer.groupMetadata().generationId();
-        NodeOwnership.Change change = ownership.assign(assigned, partitionCount, generation);
+        PartitionOwnership.Change change = ownership.assign(assigned, partitionCount, generation);
         List<String> released = tracker.release(node -> !ownership.owns(node));
         if (!change.gained().isEmpty()) {
             try {

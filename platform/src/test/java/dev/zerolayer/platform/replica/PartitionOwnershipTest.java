@@ -1,4 +1,4 @@
-package dev.zerolayer.telemetry.ownership;
+package dev.zerolayer.platform.replica;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -12,25 +12,25 @@ import java.util.stream.IntStream;
 import org.apache.kafka.clients.producer.internals.BuiltInPartitioner;
 import org.junit.jupiter.api.Test;
 
-class NodeOwnershipTest {
+class PartitionOwnershipTest {
 
     @Test
     void aNodeIsKeyedToThePartitionKafkasOwnPartitionerGivesItsId() {
         for (String node : List.of("sonnet-1", "haiku-7", "opus-a100-3", "n-" + "x".repeat(40), "節点-1")) {
             for (int partitions : new int[] {1, 3, 6, 12}) {
-                assertThat(NodeOwnership.partitionOf(node, partitions))
+                assertThat(PartitionOwnership.partitionOf(node, partitions))
                         .as("%s over %d partitions", node, partitions)
                         .isEqualTo(BuiltInPartitioner.partitionForKey(node.getBytes(StandardCharsets.UTF_8),
                                 partitions));
             }
         }
-        assertThatThrownBy(() -> NodeOwnership.partitionOf("a", 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> PartitionOwnership.partitionOf("a", 0)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void twoReplicasSplittingThePartitionsOwnEveryNodeExactlyOnce() {
-        NodeOwnership first = new NodeOwnership("a");
-        NodeOwnership second = new NodeOwnership("b");
+        PartitionOwnership first = new PartitionOwnership("a");
+        PartitionOwnership second = new PartitionOwnership("b");
         first.assign(Set.of(0, 2, 4), 6, 5);
         second.assign(Set.of(1, 3, 5), 6, 5);
 
@@ -45,16 +45,16 @@ class NodeOwnershipTest {
 
     @Test
     void nothingIsOwnedBeforeTheFirstAssignmentAndARevocationGivesPartitionsUpAtOnce() {
-        NodeOwnership ownership = new NodeOwnership("a");
+        PartitionOwnership ownership = new PartitionOwnership("a");
         String node = "sonnet-1";
-        int partition = NodeOwnership.partitionOf(node, 6);
+        int partition = PartitionOwnership.partitionOf(node, 6);
         assertThat(ownership.owns(node)).isFalse();
 
-        NodeOwnership.Change assigned = ownership.assign(Set.of(partition), 6, 3);
+        PartitionOwnership.Change assigned = ownership.assign(Set.of(partition), 6, 3);
         assertThat(assigned.gained()).containsExactly(partition);
         assertThat(ownership.owns(node)).isTrue();
 
-        NodeOwnership.Change revoked = ownership.revoke(Set.of(partition, (partition + 1) % 6));
+        PartitionOwnership.Change revoked = ownership.revoke(Set.of(partition, (partition + 1) % 6));
         assertThat(revoked.dropped()).containsExactly(partition);
         assertThat(ownership.owns(node)).isFalse();
         assertThat(ownership.writer().generation()).isEqualTo(3);
@@ -62,10 +62,10 @@ class NodeOwnershipTest {
 
     @Test
     void aWholeAssignmentDropsPartitionsLostWithoutARevocation() {
-        NodeOwnership ownership = new NodeOwnership("a");
+        PartitionOwnership ownership = new PartitionOwnership("a");
         ownership.assign(Set.of(0, 1, 2), 6, 4);
 
-        NodeOwnership.Change next = ownership.assign(Set.of(2, 3), 6, 9);
+        PartitionOwnership.Change next = ownership.assign(Set.of(2, 3), 6, 9);
 
         assertThat(next.gained()).containsExactly(3);
         assertThat(next.dropped()).containsExactlyInAnyOrder(0, 1);
@@ -74,10 +74,10 @@ class NodeOwnershipTest {
 
     @Test
     void aChangedPartitionCountDropsAndGainsEverything() {
-        NodeOwnership ownership = new NodeOwnership("a");
+        PartitionOwnership ownership = new PartitionOwnership("a");
         ownership.assign(Set.of(0, 1), 3, 1);
 
-        NodeOwnership.Change next = ownership.assign(Set.of(0, 1, 2), 6, 2);
+        PartitionOwnership.Change next = ownership.assign(Set.of(0, 1, 2), 6, 2);
 
         assertThat(next.dropped()).containsExactlyInAnyOrder(0, 1);
         assertThat(next.gained()).containsExactlyInAnyOrder(0, 1, 2);

@@ -1,4 +1,4 @@
-package dev.zerolayer.telemetry.ownership;
+package dev.zerolayer.platform.replica;
 
 import dev.zerolayer.contracts.event.Writer;
 import java.nio.charset.StandardCharsets;
@@ -7,32 +7,32 @@ import java.util.Set;
 import org.apache.kafka.common.utils.Utils;
 
 /**
- * A node belongs to the replica assigned the {@code telemetry.samples.v1} partition its id is keyed to (Kafka's keyed
- * partitioning: murmur2 of the id's UTF-8 bytes, modulo the partition count); this replica's records carry the group
- * generation of the assignment under which it owns them.
+ * A key (a node id, a block hash) belongs to the replica assigned the partition of a consumer group's topic that the key
+ * is keyed to (Kafka's keyed partitioning: murmur2 of the key's UTF-8 bytes, modulo the partition count); this
+ * replica's records carry the group generation of the assignment under which it owns them.
  */
-public final class NodeOwnership {
+public final class PartitionOwnership {
 
     private final String replica;
     private volatile Assignment current = new Assignment(Set.of(), 0, 0);
 
-    public NodeOwnership(String replica) {
+    public PartitionOwnership(String replica) {
         this.replica = replica;
     }
 
-    /** The partition Kafka's default partitioner gives a record keyed by this node id. */
-    public static int partitionOf(String nodeId, int partitionCount) {
+    /** The partition Kafka's default partitioner gives a record keyed by {@code key}. */
+    public static int partitionOf(String key, int partitionCount) {
         if (partitionCount <= 0) {
             throw new IllegalArgumentException("partition count must be positive");
         }
-        return Utils.toPositive(Utils.murmur2(nodeId.getBytes(StandardCharsets.UTF_8))) % partitionCount;
+        return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitionCount;
     }
 
-    /** Whether the node's partition is assigned to this replica now. */
-    public boolean owns(String nodeId) {
+    /** Whether the key's partition is assigned to this replica now. */
+    public boolean owns(String key) {
         Assignment assignment = current;
         return assignment.partitionCount() > 0
-                && assignment.partitions().contains(partitionOf(nodeId, assignment.partitionCount()));
+                && assignment.partitions().contains(partitionOf(key, assignment.partitionCount()));
     }
 
     /** This replica under the generation of its current assignment. */
@@ -72,7 +72,7 @@ public final class NodeOwnership {
     }
 
     /**
-     * The partitions of the samples topic assigned to this replica, the topic's partition count and the group
+     * The partitions of the group's topic assigned to this replica, the topic's partition count and the group
      * generation (0 before the first assignment).
      */
     public record Assignment(Set<Integer> partitions, int partitionCount, long generation) {
