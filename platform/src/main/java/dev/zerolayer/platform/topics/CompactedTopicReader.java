@@ -80,6 +80,21 @@ public final class CompactedTopicReader {
     public <T extends Event> int readRecordsToEnd(TopicSpec<T> spec, String groupPrefix,
             PositionedRecordHandler<T> apply,
             BiConsumer<ConsumerRecord<byte[], byte[]>, RuntimeException> unreadable, BooleanSupplier keepGoing) {
+        int[] count = new int[1];
+        readPartitionsToEnd(spec, groupPrefix, null, (record, event) -> {
+            apply.accept(record, event);
+            count[0]++;
+        }, unreadable, keepGoing);
+        return count[0];
+    }
+
+    /**
+     * As {@link #readRecordsToEnd}, of the partitions {@code only} (every partition when null); returns the end offset
+     * each partition was read up to.
+     */
+    public <T extends Event> Map<Integer, Long> readPartitionsToEnd(TopicSpec<T> spec, String groupPrefix,
+            java.util.Collection<Integer> only, PositionedRecordHandler<T> apply,
+            BiConsumer<ConsumerRecord<byte[], byte[]>, RuntimeException> unreadable, BooleanSupplier keepGoing) {
         String topic = spec.name();
         Map<String, Object> config = new LinkedHashMap<>(clientProperties);
         config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -92,10 +107,10 @@ public final class CompactedTopicReader {
             config.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) within.toMillis());
         }
         long deadline = within == null ? Long.MAX_VALUE : System.nanoTime() + within.toNanos();
-        int count = 0;
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic, brokerTimeout).stream()
+                    .filter(info -> only == null || only.contains(info.partition()))
                     .map(info -> new TopicPartition(topic, info.partition())).toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
@@ -109,13 +124,14 @@ public final class CompactedTopicReader {
                     try {
                         apply.accept(record, record.value() == null ? null : EventCodec.decode(record.value(),
                                 spec.eventType(), RecordKeys.text(record.key())));
-                        count++;
                     } catch (RuntimeException e) {
                         unreadable.accept(record, e);
                     }
                 }
             }
+            Map<Integer, Long> ends = new java.util.TreeMap<>();
+            end.forEach((partition, offset) -> ends.put(partition.partition(), offset));
+            return ends;
         }
-        return count;
     }
 }
