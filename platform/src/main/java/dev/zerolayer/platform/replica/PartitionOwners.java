@@ -1,0 +1,302 @@
+package dev.zerolayer.platform.replica;
+
+import dev.zerolayer.contracts.event.Writer;
+import dev.zerolayer.platform.leader.TermWriter;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.IntFunction;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Replicas sharing the partitions of one input topic through a consumer group, each the only writer of what its
+ * partitions produce: on assignment a gained partition's writer (a transactional id of its own for the partition) is
+ * opened, which fences a former owner before anything is read, then the subclass takes the partition over (reads what
+ * its state needs, says where to go on from); records of owned partitions are applied to their state; every {@code
+ * interval} each owned partition publishes one round, stamped with this replica and the group generation, in one
+ * transaction, or keeps it for the next; a revoked partition publishes what is left before the revocation completes; a
+ * lost one closes its writer. One thread polls, applies and publishes: a partition's state is never shared.
+ *
+ * @param <S> one owned partition's state
+ */
+public abstract class PartitionOwners<S> implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(PartitionOwners.class);
+
+    /** One publication round of a partition: its records, and what to do when they could not be sent. */
+    public record Round(List<ProducerRecord<byte[], byte[]>> records, Runnable notSent) {
+
+        public static final Round EMPTY = new Round(List.of(), () -> { });
+    }
+
+    private final String topic;
+    private final String group;
+    private final String replica;
+    private final String bootstrapServers;
+    private final Map<String, ?> clientProperties;
+    private final IntFunction<TermWriter> writers;
+    private final Duration interval;
+    private final Duration sessionTimeout;
+    private final Map<Integer, Owned<S>> owned = new TreeMap<>();
+    private volatile boolean running;
+    private volatile long generation = -1;
+    private Thread thread;
+    private KafkaConsumer<byte[], byte[]> consumer;
+
+    private record Owned<S>(S state, TermWriter writer) {
+    }
+
+    /**
+     * @param topic   the input topic whose partitions the replicas share
+     * @param group   the consumer group they share it through
+     * @param writers the writer of one partition, made when it is gained
+     */
+    protected PartitionOwners(String topic, String group, String replica, String bootstrapServers,
+            Map<String, ?> clientProperties, IntFunction<TermWriter> writers, Duration interval,
+            Duration sessionTimeout) {
+        this.topic = topic;
+        this.group = group;
+        this.replica = replica;
+        this.bootstrapServers = bootstrapServers;
+        this.clientProperties = Map.copyOf(clientProperties);
+        this.writers = writers;
+        this.interval = interval;
+        this.sessionTimeout = sessionTimeout;
+    }
+
+    /** A gained partition's empty state. */
+    protected abstract S newState(int partition);
+
+    /**
+     * Fills the gained partitions' states (their writers are open already) and returns, per partition, the offset of
+     * the input topic to go on from (absent: the group's committed position).
+     */
+    protected abstract Map<Integer, Long> takeOver(Map<Integer, S> gained);
+
+    /** Applies one record of an owned partition to its state. */
+    protected abstract void apply(S state, ConsumerRecord<byte[], byte[]> record);
+
+    /** What partition {@code partition} publishes now, stamped {@code stamp}. */
+    protected abstract Round round(int partition, S state, Writer stamp);
+
+    /** Joins the group and polls, applies and publishes on a thread of its own. */
+    public synchronized void start() {
+        if (running) {
+            return;
+        }
+        Map<String, Object> config = new LinkedHashMap<>(clientProperties);
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, group + "-" + replica);
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false"); // each takeover decides where to go on from
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"); // a fenced writer's records are not state
+        config.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) sessionTimeout.toMillis());
+        config.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int) Math.max(500, sessionTimeout.toMillis() / 3));
+        consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        running = true;
+        thread = new Thread(this::run, group + "-owners");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Whether the service is still running (a long takeover read stops when it is not). */
+    protected boolean running() {
+        return running;
+    }
+
+    public String replica() {
+        return replica;
+    }
+
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    public Map<String, ?> clientProperties() {
+        return clientProperties;
+    }
+
+    /** The partitions this replica owns now. */
+    public synchronized Set<Integer> owned() {
+        return Set.copyOf(owned.keySet());
+    }
+
+    /** The group generation of this replica's assignment (-1 before the first). */
+    public long generation() {
+        return generation;
+    }
+
+    private void run() {
+        try {
+            consumer.subscribe(List.of(topic), new Handover());
+            long nextRound = System.nanoTime();
+            while (running) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(interval)) {
+                    Owned<S> partition;
+                    synchronized (this) {
+                        partition = owned.get(record.partition());
+                    }
+                    if (partition != null) {
+                        apply(partition.state(), record);
+                    }
+                }
+                if (System.nanoTime() >= nextRound) {
+                    try {
+                        publish(owned());
+                    } catch (RuntimeException e) {
+                        log.warn("{} publication round failed: {}", topic, e.toString()); // the next round retries
+                    }
+                    nextRound = System.nanoTime() + interval.toNanos();
+                }
+            }
+        } catch (WakeupException e) {
+            // closing
+        } catch (RuntimeException e) {
+            log.error("{} owners stopped: {}", topic, e.toString(), e);
+        } finally {
+            try {
+                consumer.close(); // leaves the group: the revocation publishes what is left
+            } catch (RuntimeException e) {
+                log.debug("closing the {} owners' consumer: {}", topic, e.toString());
+            }
+            synchronized (this) {
+                owned.values().forEach(o -> o.writer().close());
+                owned.clear();
+            }
+        }
+    }
+
+    /** One round per partition, each in a transaction of its partition's writer; a round not sent stays pending. */
+    private void publish(Collection<Integer> partitions) {
+        if (partitions.isEmpty()) {
+            return; // nothing owned (before the first assignment, the generation is not known)
+        }
+        Writer stamp = new Writer(replica, generation);
+        for (int p : partitions) {
+            Owned<S> partition;
+            synchronized (this) {
+                partition = owned.get(p);
+            }
+            if (partition == null) {
+                continue;
+            }
+            Round round = round(p, partition.state(), stamp);
+            if (round.records().isEmpty()) {
+                continue;
+            }
+            TermWriter.Outcome outcome = partition.writer().write(round.records());
+            if (outcome != TermWriter.Outcome.COMMITTED) {
+                round.notSent().run();
+                log.warn("{} round of partition {} not published ({}): {} records stay pending", topic, p, outcome,
+                        round.records().size());
+            }
+        }
+    }
+
+    /** Takes partitions over on assignment, gives them up on revocation or loss; runs on the polling thread. */
+    private final class Handover implements ConsumerRebalanceListener {
+
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            Set<Integer> revoked = numbers(partitions);
+            publish(revoked); // before another replica may be assigned them
+            drop(revoked);
+            if (!revoked.isEmpty()) {
+                log.info("{} partitions {} revoked: published and given up", topic, revoked);
+            }
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            Set<Integer> lost = numbers(partitions);
+            drop(lost);
+            log.warn("{} partitions {} lost: given up without publishing", topic, lost);
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            generation = consumer.groupMetadata().generationId();
+            Set<Integer> gained = new TreeSet<>(numbers(partitions));
+            synchronized (PartitionOwners.this) {
+                gained.removeAll(owned.keySet());
+            }
+            if (gained.isEmpty()) {
+                return;
+            }
+            long started = System.nanoTime();
+            Map<Integer, Owned<S>> taken = new HashMap<>();
+            try {
+                Map<Integer, S> states = new TreeMap<>();
+                for (int p : gained) {
+                    TermWriter writer = writers.apply(p);
+                    writer.open(generation); // fences a former owner before anything is read
+                    S state = newState(p);
+                    taken.put(p, new Owned<>(state, writer));
+                    states.put(p, state);
+                }
+                Map<Integer, Long> from = takeOver(states);
+                from.forEach((p, offset) -> consumer.seek(new TopicPartition(topic, p), offset));
+            } catch (RuntimeException e) {
+                // a broker failure mid-takeover: nothing of it is kept, and the group is asked to assign again
+                taken.values().forEach(o -> o.writer().close());
+                log.warn("taking over {} partitions {} failed, rejoining: {}", topic, gained, e.toString());
+                consumer.enforceRebalance();
+                return;
+            }
+            synchronized (PartitionOwners.this) {
+                owned.putAll(taken);
+            }
+            log.info("{} partitions {} taken over under generation {} in {} ms", topic, gained, generation,
+                    (System.nanoTime() - started) / 1_000_000);
+        }
+    }
+
+    private synchronized void drop(Set<Integer> partitions) {
+        for (int p : partitions) {
+            Owned<S> partition = owned.remove(p);
+            if (partition != null) {
+                partition.writer().close();
+            }
+        }
+    }
+
+    private static Set<Integer> numbers(Collection<TopicPartition> partitions) {
+        Set<Integer> numbers = new TreeSet<>();
+        partitions.forEach(p -> numbers.add(p.partition()));
+        return numbers;
+    }
+
+    /** Leaves the group (its revocation publishes what is left) and stops. */
+    @Override
+    public void close() {
+        Thread polling;
+        synchronized (this) {
+            if (!running) {
+                return;
+            }
+            running = false;
+            polling = thread;
+        }
+        consumer.wakeup();
+        try {
+            polling.join(30_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
