@@ -185,6 +185,19 @@ public class TermWriter {
     }
 
     /**
+     * An event's record sent to a chosen partition (one that Kafka's keyed partitioning of another key gives), or a
+     * tombstone of {@code key} when {@code event} is null.
+     */
+    public static ProducerRecord<byte[], byte[]> record(String topic, int partition, String key, Event event) {
+        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, partition,
+                key.getBytes(StandardCharsets.UTF_8), event == null ? null : EventCodec.encode(event));
+        if (event != null) {
+            record.headers().add("contentType", "application/json".getBytes(StandardCharsets.UTF_8));
+        }
+        return record;
+    }
+
+    /**
      * Writes {@code records} in one transaction under the open term: all of them are read or none. Blocks until the
      * broker committed or refused it. When this write found the producer unusable and closed it, {@link #onLost} hears
      * of it after the write returned its lock (a close by the term's end is not a loss).

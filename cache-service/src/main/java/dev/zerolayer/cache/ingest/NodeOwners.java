@@ -1,0 +1,141 @@
+package dev.zerolayer.cache.ingest;
+
+import dev.zerolayer.cache.index.BlockIndex;
+import dev.zerolayer.cache.restore.RestoreGate;
+import dev.zerolayer.contracts.cache.KvCacheEvent;
+import dev.zerolayer.contracts.cache.KvHoldingEntry;
+import dev.zerolayer.contracts.codec.EventCodec;
+import dev.zerolayer.contracts.event.EventChecks;
+import dev.zerolayer.contracts.event.InvalidEventException;
+import dev.zerolayer.contracts.event.Writer;
+import dev.zerolayer.contracts.topics.Topics;
+import dev.zerolayer.platform.events.RecordKeys;
+import dev.zerolayer.platform.leader.TermWriter;
+import dev.zerolayer.platform.replica.PartitionOwnership;
+import dev.zerolayer.platform.replica.PartitionOwners;
+import dev.zerolayer.platform.topics.CompactedTopicReader;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntFunction;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The node owners of cache-service (docs/ha.md, "Partitioned ownership"): the owner of {@code cache.kv-events.v1}
+ * partition q applies the KV events of q's nodes (in sequence per node, as {@link KvEventIngest} does) and alone
+ * publishes their holdings: {@code cache.kv-holdings.v1} keyed {@code <block>/q}, sent to the partition of the block's
+ * key, listing the nodes of q that hold it (a tombstone when none does). Taking q over, it replays q from the start of
+ * its retention, as a restart does, and reconciles with the holdings q published, so that it sends exactly the
+ * difference.
+ */
+public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
+
+    private static final Logger log = LoggerFactory.getLogger(NodeOwners.class);
+
+    /** The consumer group the node owners share. */
+    public static final String GROUP = "cache-service.nodes";
+
+    private final int holdingsPartitions;
+    private final int maxPerRound;
+    private final Clock clock;
+    private final MeterRegistry meters;
+
+    /** One owned events partition: the blocks its nodes hold, and their events applied in order. */
+    public record Nodes(BlockIndex index, KvEventIngest ingest) {
+    }
+
+    /**
+     * @param writers            the writer of one partition (a transactional id of its own), made when it is gained
+     * @param holdingsPartitions how many partitions {@code cache.kv-holdings.v1} has
+     */
+    public NodeOwners(String replica, String bootstrapServers, Map<String, ?> clientProperties,
+            IntFunction<TermWriter> writers, int holdingsPartitions, int maxPerRound, Duration interval,
+            Duration sessionTimeout, Clock clock, MeterRegistry meters) {
+        super(Topics.CACHE_KV_EVENTS, GROUP, replica, bootstrapServers, clientProperties, writers, interval,
+                sessionTimeout);
+        this.holdingsPartitions = holdingsPartitions;
+        this.maxPerRound = maxPerRound;
+        this.clock = clock;
+        this.meters = meters;
+    }
+
+    @Override
+    protected Nodes newState(int partition) {
+        BlockIndex index = new BlockIndex();
+        return new Nodes(index, new KvEventIngest(null, index, new NodeModes(), node -> { },
+                RestoreGate.opened(), meters));
+    }
+
+    @Override
+    protected Map<Integer, Long> takeOver(Map<Integer, Nodes> gained) {
+        CompactedTopicReader reader = new CompactedTopicReader(bootstrapServers(), clientProperties());
+        Map<Integer, Long> ends = reader.readPartitionsToEnd(Topics.CACHE_KV_EVENTS_TOPIC, GROUP, gained.keySet(),
+                (record, event) -> gained.get(record.partition()).ingest().apply(event), NodeOwners::skip,
+                this::running);
+        Map<Integer, Map<Long, List<String>>> published = new HashMap<>();
+        gained.keySet().forEach(q -> published.put(q, new HashMap<>()));
+        reader.readPartitionsToEnd(Topics.CACHE_KV_HOLDINGS_TOPIC, GROUP, null, (record, entry) -> {
+            String key = RecordKeys.text(record.key());
+            Map<Long, List<String>> mine = published.get(KvHoldingEntry.eventsPartitionOf(key));
+            if (mine == null) {
+                return; // another partition's nodes
+            }
+            if (entry == null) {
+                mine.remove(KvHoldingEntry.blockOf(key));
+            } else {
+                mine.put(KvHoldingEntry.blockOf(key), entry.nodes());
+            }
+        }, NodeOwners::skip, this::running);
+        gained.forEach((q, nodes) -> nodes.index().reconcile(published.get(q)));
+        return ends;
+    }
+
+    @Override
+    protected void apply(Nodes nodes, ConsumerRecord<byte[], byte[]> record) {
+        try {
+            nodes.ingest().apply(EventCodec.decode(record.value(), KvCacheEvent.class, RecordKeys.text(record.key())));
+        } catch (RuntimeException e) {
+            skip(record, e);
+        }
+    }
+
+    /** The blocks whose holders among q's nodes changed: those holders now, or a tombstone. */
+    @Override
+    protected Round round(int partition, Nodes nodes, Writer stamp) {
+        long[] before = new long[maxPerRound];
+        List<BlockIndex.Change> changes = nodes.index().drainChanges(maxPerRound, before);
+        if (changes.isEmpty()) {
+            return Round.EMPTY;
+        }
+        List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(changes.size());
+        for (BlockIndex.Change change : changes) {
+            String block = Long.toUnsignedString(change.blockHash());
+            int target = PartitionOwnership.partitionOf(block, holdingsPartitions);
+            records.add(TermWriter.record(Topics.CACHE_KV_HOLDINGS, target,
+                    KvHoldingEntry.key(change.blockHash(), partition), change.nodes().isEmpty() ? null
+                            : new KvHoldingEntry(EventChecks.newEventId(), clock.instant(),
+                                    KvHoldingEntry.SCHEMA_VERSION, change.blockHash(), partition, change.nodes(),
+                                    stamp)));
+        }
+        return new Round(records, () -> {
+            for (int j = 0; j < changes.size(); j++) {
+                nodes.index().requeue(changes.get(j).blockHash(), before[j]);
+            }
+        });
+    }
+
+    private static void skip(ConsumerRecord<byte[], byte[]> record, RuntimeException e) {
+        if (!(e instanceof InvalidEventException || e instanceof NumberFormatException)) {
+            throw e;
+        }
+        log.warn("skipped unreadable record {} partition {} offset {}: {}", record.topic(), record.partition(),
+                record.offset(), e.getMessage());
+    }
+}
