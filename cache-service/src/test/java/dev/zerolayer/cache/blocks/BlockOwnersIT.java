@@ -104,11 +104,109 @@ class BlockOwnersIT {
     }
 
     private BlockOwners replica(KraftBroker broker, String name) {
-        return new BlockOwners(name, broker.bootstrapServers(), Map.of(), p -> new TermWriter(
+        return replica(broker, name, Clock.systemUTC(), Map.of());
+    }
+
+    private BlockOwners replica(KraftBroker broker, String name, Clock clock, Map<String, ?> clientProperties) {
+        return new BlockOwners(name, broker.bootstrapServers(), clientProperties, p -> new TermWriter(
                 "cache-service.index-p" + p, broker.bootstrapServers(), Map.of(), Duration.ofSeconds(10),
                 config -> new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer()),
                 new SimpleMeterRegistry()), PARTITIONS, 1_000, Duration.ofMillis(100), Duration.ofSeconds(6),
-                Clock.systemUTC());
+                clock);
+    }
+
+    private static void createTopics(KraftBroker broker) throws Exception {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
+            Map<String, String> compact = Map.of("cleanup.policy", "compact");
+            admin.createTopics(List.of(
+                    new NewTopic(Topics.CACHE_KV_HOLDINGS, PARTITIONS, (short) 1).configs(compact),
+                    new NewTopic(Topics.CACHE_KV_INDEX, PARTITIONS, (short) 1).configs(compact))).all().get();
+        }
+    }
+
+    /** The system clock, except that once armed, the next reading waits until released (stalls its caller). */
+    private static final class StallingClock extends Clock {
+
+        private final java.util.concurrent.CountDownLatch released = new java.util.concurrent.CountDownLatch(1);
+        private final java.util.concurrent.CountDownLatch stalled = new java.util.concurrent.CountDownLatch(1);
+        private volatile boolean armed;
+
+        @Override
+        public Instant instant() {
+            if (armed) {
+                armed = false;
+                stalled.countDown();
+                try {
+                    released.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return Instant.now();
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return java.time.ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+    }
+
+    @Test
+    void anOwnerStalledPastItsPollIntervalIsReplacedAndItsLateRoundIsFencedNeverRead() throws Exception {
+        try (KraftBroker broker = KraftBroker.create(dir.resolve("kafka")).start();
+                KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
+                        broker.bootstrapServers()), new ByteArraySerializer(), new ByteArraySerializer());
+                KafkaTestClient reader = new KafkaTestClient(broker.bootstrapServers())) {
+            createTopics(broker);
+            // Given replica A owning every partition, with a poll interval of 8 s, the index published
+            Map<String, Object> shortPoll = Map.of("max.poll.interval.ms", 8_000);
+            StallingClock clockOfA = new StallingClock();
+            BlockOwners a = replica(broker, "cache-a", clockOfA, shortPoll);
+            BlockOwners b = replica(broker, "cache-b", Clock.systemUTC(), shortPoll);
+            try {
+                for (long block = 1; block <= 12; block++) {
+                    hold(producer, block, (int) (block % PARTITIONS), nodesOf((int) (block % PARTITIONS), 1));
+                }
+                a.start();
+                await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(publishedIndex(reader,
+                        new WriterAudit())).isEqualTo(expectedIndex()));
+                long generationOfA = a.generation();
+
+                // When A stalls in the middle of a round (after its fold, before its write) and B joins
+                clockOfA.armed = true;
+                hold(producer, 5L, 0, nodesOf(0, 2));
+                assertThat(clockOfA.stalled.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+                b.start();
+
+                // Then the group drops A once its poll interval passes, and B takes every partition over,
+                // publishing the change A had not
+                await().atMost(Duration.ofSeconds(60)).until(() -> b.owned().size() == PARTITIONS);
+                assertThat(b.generation()).isGreaterThan(generationOfA);
+                await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(publishedIndex(reader,
+                        new WriterAudit())).isEqualTo(expectedIndex()));
+
+                // and when A resumes, its late round is refused by the broker (B's writers fenced A's) and it gives
+                // its partitions up: no reader ever sees a record of A after B's
+                clockOfA.released.countDown();
+                await().atMost(Duration.ofSeconds(30)).until(() -> a.owned().isEmpty());
+                hold(producer, 6L, 0, nodesOf(0, 3));
+                await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(publishedIndex(reader,
+                        new WriterAudit())).isEqualTo(expectedIndex()));
+                WriterAudit audit = new WriterAudit();
+                publishedIndex(reader, audit);
+                assertThat(audit.violations()).isEmpty();
+                assertThat(audit.lastWriters().get("5").replica()).isEqualTo("cache-b");
+            } finally {
+                clockOfA.released.countDown();
+                a.close();
+                b.close();
+            }
+        }
     }
 
     @Test
