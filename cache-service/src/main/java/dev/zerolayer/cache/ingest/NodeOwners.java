@@ -8,6 +8,7 @@ import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.contracts.event.EventChecks;
 import dev.zerolayer.contracts.event.InvalidEventException;
 import dev.zerolayer.contracts.event.Writer;
+import dev.zerolayer.contracts.router.RoutingDecision;
 import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.events.RecordKeys;
 import dev.zerolayer.platform.leader.TermWriter;
@@ -22,6 +23,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntFunction;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
@@ -31,9 +33,10 @@ import org.slf4j.LoggerFactory;
  * The node owners of cache-service (docs/ha.md, "Partitioned ownership"): the owner of {@code cache.kv-events.v1}
  * partition q applies the KV events of q's nodes (in sequence per node, as {@link KvEventIngest} does) and alone
  * publishes their holdings: {@code cache.kv-holdings.v1} keyed {@code <block>/q}, sent to the partition of the block's
- * key, listing the nodes of q that hold it (a tombstone when none does). Taking q over, it replays q from the start of
- * its retention, as a restart does, and reconciles with the holdings q published, so that it sends exactly the
- * difference.
+ * key, listing the nodes of q that hold it (a tombstone when none does). A node of q that sends no KV events is
+ * estimated from the decisions that routed to it ({@link ApproximateBlocks}); a node DOWN past the grace period loses
+ * its blocks. Taking q over, it replays q from the start of its retention, as a restart does, and reconciles with the
+ * holdings q published, so that it sends exactly the difference (estimates start again with the decisions that follow).
  */
 public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
 
@@ -47,9 +50,16 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
     private final Clock clock;
     private final MeterRegistry meters;
 
-    /** One owned events partition: the blocks its nodes hold, and their events applied in order. */
-    public record Nodes(BlockIndex index, KvEventIngest ingest) {
+    /** One owned events partition: the blocks its nodes hold, their events applied in order, and the estimates. */
+    public record Nodes(BlockIndex index, KvEventIngest ingest, ApproximateBlocks approximate) {
     }
+
+    /** How nodes that send no KV events are estimated: as {@link ApproximateBlocks} takes them. */
+    public record Estimates(Duration ttl, int maxBlocksPerDecision, int maxBlocksPerNode) {
+    }
+
+    private final Estimates estimates;
+    private final Predicate<String> gone;
 
     /**
      * @param writers            the writer of one partition (a transactional id of its own), made when it is gained
@@ -58,8 +68,22 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
     public NodeOwners(String replica, String bootstrapServers, Map<String, ?> clientProperties,
             IntFunction<TermWriter> writers, int holdingsPartitions, int maxPerRound, Duration interval,
             Duration sessionTimeout, Clock clock, MeterRegistry meters) {
+        this(replica, bootstrapServers, clientProperties, writers, holdingsPartitions, maxPerRound, interval,
+                sessionTimeout, new Estimates(Duration.ofMinutes(10), 64, 4_096), node -> false, clock, meters);
+    }
+
+    /**
+     * @param gone whether a node is DOWN past the grace period: its blocks leave the index, and what it stores is not
+     *             added
+     */
+    public NodeOwners(String replica, String bootstrapServers, Map<String, ?> clientProperties,
+            IntFunction<TermWriter> writers, int holdingsPartitions, int maxPerRound, Duration interval,
+            Duration sessionTimeout, Estimates estimates, Predicate<String> gone, Clock clock,
+            MeterRegistry meters) {
         super(Topics.CACHE_KV_EVENTS, GROUP, replica, bootstrapServers, clientProperties, writers, interval,
                 sessionTimeout);
+        this.estimates = estimates;
+        this.gone = gone;
         this.holdingsPartitions = holdingsPartitions;
         this.maxPerRound = maxPerRound;
         this.clock = clock;
@@ -69,8 +93,30 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
     @Override
     protected Nodes newState(int partition) {
         BlockIndex index = new BlockIndex();
-        return new Nodes(index, new KvEventIngest(null, index, new NodeModes(), node -> { },
-                RestoreGate.opened(), meters));
+        NodeModes modes = new NodeModes();
+        ApproximateBlocks approximate = new ApproximateBlocks(index, modes, estimates.ttl(),
+                estimates.maxBlocksPerDecision(), estimates.maxBlocksPerNode());
+        return new Nodes(index, new KvEventIngest(null, index, modes, approximate::forget, RestoreGate.opened(), gone,
+                meters), approximate);
+    }
+
+    /**
+     * Learns from one routing decision (every replica reads them all): the replica owning the decided node's events
+     * partition estimates its blocks, unless the node sends KV events.
+     */
+    public void observe(RoutingDecision decision) {
+        String node = decision.node();
+        int partitions = partitionCount();
+        if (node == null || node.isBlank() || partitions == 0) {
+            return;
+        }
+        int partition = PartitionOwnership.partitionOf(node, partitions);
+        onPollingThread(() -> {
+            Nodes nodes = ownedState(partition);
+            if (nodes != null) {
+                nodes.approximate().observe(decision, clock.instant());
+            }
+        });
     }
 
     @Override
@@ -106,9 +152,19 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
         }
     }
 
-    /** The blocks whose holders among q's nodes changed: those holders now, or a tombstone. */
+    /**
+     * The blocks whose holders among q's nodes changed (estimates expired and nodes gone DOWN first): those holders
+     * now, or a tombstone.
+     */
     @Override
     protected Round round(int partition, Nodes nodes, Writer stamp) {
+        nodes.approximate().expire(clock.instant());
+        for (String node : nodes.index().blocksPerNode().keySet()) {
+            if (gone.test(node)) {
+                nodes.index().clearNode(node);
+                nodes.approximate().discard(node);
+            }
+        }
         long[] before = new long[maxPerRound];
         List<BlockIndex.Change> changes = nodes.index().drainChanges(maxPerRound, before);
         if (changes.isEmpty()) {

@@ -104,11 +104,12 @@ class PartitionedIndexIT {
     /** One cache-service replica's two stages. */
     private record Replica(NodeOwners nodes, BlockOwners blocks) implements AutoCloseable {
 
-        static Replica start(KraftBroker broker, String name) {
+        static Replica start(KraftBroker broker, String name, Set<String> gone) {
             SimpleMeterRegistry meters = new SimpleMeterRegistry();
             NodeOwners nodes = new NodeOwners(name, broker.bootstrapServers(), Map.of(),
                     q -> writer(broker, "cache-service.kv-q" + q), PARTITIONS, 1_000, Duration.ofMillis(100),
-                    Duration.ofSeconds(6), Clock.systemUTC(), meters);
+                    Duration.ofSeconds(6), new NodeOwners.Estimates(Duration.ofMinutes(10), 64, 4_096),
+                    gone::contains, Clock.systemUTC(), meters);
             BlockOwners blocks = new BlockOwners(name, broker.bootstrapServers(), Map.of(),
                     p -> writer(broker, "cache-service.index-p" + p), PARTITIONS, 1_000, Duration.ofMillis(100),
                     Duration.ofSeconds(6), Clock.systemUTC());
@@ -150,7 +151,8 @@ class PartitionedIndexIT {
             for (int n = 0; n < NODES.size(); n++) {
                 event(producer, NODES.get(n), KvEventType.BLOCK_STORED, List.of(100L + n, 200L + n % 3, 300L));
             }
-            Replica a = Replica.start(broker, "cache-a");
+            Set<String> gone = java.util.concurrent.ConcurrentHashMap.newKeySet();
+            Replica a = Replica.start(broker, "cache-a", gone);
             Replica b = null;
             try {
                 // Then replica A alone publishes the index the events say
@@ -158,7 +160,7 @@ class PartitionedIndexIT {
                         new WriterAudit())).isEqualTo(expected));
 
                 // When B joins and both topics' partitions split, and the nodes go on storing and evicting
-                b = Replica.start(broker, "cache-b");
+                b = Replica.start(broker, "cache-b", gone);
                 Replica second = b;
                 await().atMost(Duration.ofSeconds(60)).until(() -> second.owned() > 0 && a.owned() > 0
                         && a.owned() + second.owned() == 2 * PARTITIONS);
@@ -172,9 +174,27 @@ class PartitionedIndexIT {
                 await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(index(reader,
                         new WriterAudit())).isEqualTo(expected));
 
+                // When a node that sends no KV events is routed a prompt (every replica reads every decision), and
+                // a reporting node goes DOWN past the grace period
+                for (Replica replica : List.of(a, second)) {
+                    replica.nodes().observe(dev.zerolayer.cache.TestEvents.decision("s-1", "approx-1", false, 900L,
+                            901L));
+                }
+                expected.computeIfAbsent(900L, x -> new HashSet<>()).add("approx-1");
+                expected.computeIfAbsent(901L, x -> new HashSet<>()).add("approx-1");
+                gone.add("vllm-c");
+                expected.values().forEach(holders -> holders.remove("vllm-c"));
+                expected.values().removeIf(Set::isEmpty);
+                // Then the estimate is published once, by the owner of the node's partition, and the DOWN node's
+                // blocks leave the index
+                await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(index(reader,
+                        new WriterAudit())).isEqualTo(expected));
+
                 // When A leaves, B takes both stages over and goes on
                 a.close();
                 await().atMost(Duration.ofSeconds(60)).until(() -> second.owned() == 2 * PARTITIONS);
+                // (estimates start again at a handover: the next decision routed to the node makes them again)
+                second.nodes().observe(dev.zerolayer.cache.TestEvents.decision("s-1", "approx-1", false, 900L, 901L));
                 for (int n = 0; n < NODES.size(); n += 2) {
                     event(producer, NODES.get(n), KvEventType.BLOCK_REMOVED, List.of(300L));
                 }

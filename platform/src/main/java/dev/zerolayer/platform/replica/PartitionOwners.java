@@ -53,8 +53,10 @@ public abstract class PartitionOwners<S> implements AutoCloseable {
     private final Duration interval;
     private final Duration sessionTimeout;
     private final Map<Integer, Owned<S>> owned = new TreeMap<>();
+    private final java.util.Queue<Runnable> inbox = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private volatile boolean running;
     private volatile long generation = -1;
+    private volatile int partitionCount;
     private Thread thread;
     private KafkaConsumer<byte[], byte[]> consumer;
 
@@ -114,6 +116,22 @@ public abstract class PartitionOwners<S> implements AutoCloseable {
         thread.start();
     }
 
+    /**
+     * Runs {@code task} on the polling thread, between polls (an input from outside the topic, applied to an owned
+     * partition's state as its records are); not run when the owners stop first.
+     */
+    protected void onPollingThread(Runnable task) {
+        if (running) {
+            inbox.add(task);
+        }
+    }
+
+    /** An owned partition's state, or null (for tasks on the polling thread). */
+    protected synchronized S ownedState(int partition) {
+        Owned<S> owned = this.owned.get(partition);
+        return owned == null ? null : owned.state();
+    }
+
     /** Whether the service is still running (a long takeover read stops when it is not). */
     protected boolean running() {
         return running;
@@ -136,6 +154,11 @@ public abstract class PartitionOwners<S> implements AutoCloseable {
         return Set.copyOf(owned.keySet());
     }
 
+    /** How many partitions the input topic has (0 before the first assignment). */
+    public int partitionCount() {
+        return partitionCount;
+    }
+
     /** The group generation of this replica's assignment (-1 before the first). */
     public long generation() {
         return generation;
@@ -153,6 +176,13 @@ public abstract class PartitionOwners<S> implements AutoCloseable {
                     }
                     if (partition != null) {
                         apply(partition.state(), record);
+                    }
+                }
+                for (Runnable task = inbox.poll(); task != null; task = inbox.poll()) {
+                    try {
+                        task.run();
+                    } catch (RuntimeException e) {
+                        log.warn("{} owners: an input from outside the topic failed: {}", topic, e.toString());
                     }
                 }
                 if (System.nanoTime() >= nextRound) {
@@ -231,6 +261,7 @@ public abstract class PartitionOwners<S> implements AutoCloseable {
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
             generation = consumer.groupMetadata().generationId();
+            partitionCount = consumer.partitionsFor(topic).size();
             Set<Integer> gained = new TreeSet<>(numbers(partitions));
             synchronized (PartitionOwners.this) {
                 gained.removeAll(owned.keySet());
