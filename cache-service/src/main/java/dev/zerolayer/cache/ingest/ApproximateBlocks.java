@@ -113,6 +113,46 @@ public final class ApproximateBlocks {
         return held == null ? java.util.Set.of() : java.util.Set.copyOf(held.keySet());
     }
 
+    /** The assumptions held now: node → block → expiry (epoch milliseconds), oldest first per node (a copy). */
+    public synchronized Map<String, LinkedHashMap<Long, Long>> snapshot() {
+        Map<String, LinkedHashMap<Long, Long>> copy = new HashMap<>();
+        expiries.forEach((node, held) -> copy.put(node, new LinkedHashMap<>(held)));
+        return copy;
+    }
+
+    /**
+     * Takes over assumptions made elsewhere (an events partition changing owner), each until its own expiry, oldest
+     * first; skips nodes that report KV events and assumptions expired by {@code now}; returns how many it took.
+     */
+    public synchronized int adopt(Map<String, ? extends Map<Long, Long>> assumptions, Instant now) {
+        long at = now.toEpochMilli();
+        int taken = 0;
+        for (Map.Entry<String, ? extends Map<Long, Long>> node : assumptions.entrySet()) {
+            if (modes.reports(node.getKey())) {
+                continue;
+            }
+            LinkedHashMap<Long, Long> held = expiries.computeIfAbsent(node.getKey(), n -> new LinkedHashMap<>());
+            for (Map.Entry<Long, Long> assumption : node.getValue().entrySet()) {
+                if (assumption.getValue() <= at || held.containsKey(assumption.getKey())) {
+                    continue;
+                }
+                held.put(assumption.getKey(), assumption.getValue());
+                index.add(assumption.getKey(), node.getKey());
+                taken++;
+            }
+            Iterator<Map.Entry<Long, Long>> eldest = held.entrySet().iterator();
+            while (held.size() > maxBlocksPerNode && eldest.hasNext()) {
+                long block = eldest.next().getKey();
+                eldest.remove();
+                index.remove(block, node.getKey());
+            }
+            if (held.isEmpty()) {
+                expiries.remove(node.getKey());
+            }
+        }
+        return taken;
+    }
+
     /** Pairs currently assumed, over all nodes. */
     public synchronized int size() {
         return expiries.values().stream().mapToInt(Map::size).sum();

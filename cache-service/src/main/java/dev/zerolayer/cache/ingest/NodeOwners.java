@@ -36,7 +36,9 @@ import org.slf4j.LoggerFactory;
  * key, listing the nodes of q that hold it (a tombstone when none does). A node of q that sends no KV events is
  * estimated from the decisions that routed to it ({@link ApproximateBlocks}); a node DOWN past the grace period loses
  * its blocks. Taking q over, it replays q from the start of its retention, as a restart does, and reconciles with the
- * holdings q published, so that it sends exactly the difference (estimates start again with the decisions that follow).
+ * holdings q published, so that it sends exactly the difference. Every replica estimates every partition's nodes from
+ * every decision (those of partitions it does not own apart, publishing nothing), so a new owner goes on with the
+ * estimates where the former left them.
  */
 public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
 
@@ -59,6 +61,8 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
     }
 
     private final Estimates estimates;
+    /** The estimates of the events partitions this replica does not own, kept for a takeover (polling thread only). */
+    private final Map<Integer, ApproximateBlocks> elsewhere = new HashMap<>();
     private final Predicate<String> gone;
 
     /**
@@ -115,6 +119,12 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
             Nodes nodes = ownedState(partition);
             if (nodes != null) {
                 nodes.approximate().observe(decision, clock.instant());
+            } else {
+                ApproximateBlocks estimated = elsewhere.computeIfAbsent(partition, q -> new ApproximateBlocks(
+                        new BlockIndex(), new NodeModes(), estimates.ttl(), estimates.maxBlocksPerDecision(),
+                        estimates.maxBlocksPerNode()));
+                estimated.expire(clock.instant());
+                estimated.observe(decision, clock.instant());
             }
         });
     }
@@ -139,8 +149,23 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
                 mine.put(KvHoldingEntry.blockOf(key), entry.nodes());
             }
         }, NodeOwners::skip, this::running);
-        gained.forEach((q, nodes) -> nodes.index().reconcile(published.get(q)));
+        gained.forEach((q, nodes) -> {
+            ApproximateBlocks estimated = elsewhere.remove(q);
+            if (estimated != null) {
+                nodes.approximate().adopt(estimated.snapshot(), clock.instant());
+            }
+            nodes.index().reconcile(published.get(q));
+        });
         return ends;
+    }
+
+    /** A partition given up keeps its estimates here, for a later takeover. */
+    @Override
+    protected void released(int partition, Nodes nodes) {
+        ApproximateBlocks kept = new ApproximateBlocks(new BlockIndex(), new NodeModes(), estimates.ttl(),
+                estimates.maxBlocksPerDecision(), estimates.maxBlocksPerNode());
+        kept.adopt(nodes.approximate().snapshot(), clock.instant());
+        elsewhere.put(partition, kept);
     }
 
     @Override

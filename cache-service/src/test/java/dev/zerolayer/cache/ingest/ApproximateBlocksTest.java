@@ -71,4 +71,30 @@ class ApproximateBlocksTest {
         assertThat(index.holders(1L)).isEmpty();
         assertThat(index.holders(2L)).containsExactly("other");
     }
+
+    @Test
+    void anotherHoldersAssumptionsAreTakenOverUntilTheirOwnExpiryExceptForReportingNodes() {
+        // Given assumptions made elsewhere: n1's two blocks, n2's one, and one of n1's already expired
+        BlockIndex elsewhereIndex = new BlockIndex();
+        ApproximateBlocks elsewhere = new ApproximateBlocks(elsewhereIndex, new NodeModes(), Duration.ofMinutes(10), 3,
+                5);
+        elsewhere.observe(decision("s", "n1", false, 1L, 2L), clock.instant());
+        elsewhere.observe(decision("s", "n2", false, 7L), clock.instant());
+        clock.advance(Duration.ofMinutes(6));
+        elsewhere.observe(decision("s", "n1", false, 3L), clock.instant());
+        modes.markReporting("n2"); // n2 sends KV events here
+
+        // When they are taken over after the first ones expired
+        clock.advance(Duration.ofMinutes(5));
+        int taken = approximate.adopt(elsewhere.snapshot(), clock.instant());
+
+        // Then only n1's live assumption is taken, into the index, and expires when it would have
+        assertThat(taken).isEqualTo(1);
+        assertThat(index.holders(3L)).containsExactly("n1");
+        assertThat(index.holders(1L)).isEmpty();
+        assertThat(index.holders(7L)).isEmpty();
+        clock.advance(Duration.ofMinutes(5));
+        assertThat(approximate.expire(clock.instant())).isEqualTo(1);
+        assertThat(index.blocks()).isZero();
+    }
 }

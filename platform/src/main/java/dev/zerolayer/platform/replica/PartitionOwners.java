@@ -96,6 +96,10 @@ public abstract class PartitionOwners<S> implements AutoCloseable {
     /** What partition {@code partition} publishes now, stamped {@code stamp}. */
     protected abstract Round round(int partition, S state, Writer stamp);
 
+    /** A partition this replica no longer owns (revoked after its last round, or lost); its state, to keep or not. */
+    protected void released(int partition, S state) {
+    }
+
     /** Joins the group and polls, applies and publishes on a thread of its own. */
     public synchronized void start() {
         if (running) {
@@ -302,6 +306,7 @@ public abstract class PartitionOwners<S> implements AutoCloseable {
             Owned<S> partition = owned.remove(p);
             if (partition != null) {
                 partition.writer().close();
+                released(p, partition.state());
             }
         }
     }
