@@ -461,14 +461,18 @@ class StateServicesKilledUnderLoadIT {
         return state;
     }
 
-    /** Waits until cache-service has published what it holds: nothing pending, the topics' keys as many as held. */
+    /**
+     * Waits until cache-service has published what it holds: nothing pending, the index topic naming as many (block,
+     * node) pairs as its node owners hold, and its view of the index as many as the topic.
+     */
     private void awaitCachePublished(KafkaTestClient kafka) {
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(300)).untilAsserted(() -> {
             JsonNode stats = json(get(CACHE + "/v1/cache/stats").body());
-            assertThat(stats.path("pendingIndexUpdates").asLong()).isZero();
+            assertThat(stats.path("pendingHoldingsUpdates").asLong()).isZero();
             long published = TopicState.read(kafka, Topics.CACHE_KV_INDEX, StateServicesKilledUnderLoadIT::withoutEnvelope)
-                    .latest().values().stream().filter(v -> v != null).count();
-            assertThat(published).isEqualTo(stats.path("blocks").asLong());
+                    .latest().values().stream().filter(v -> v != null).mapToLong(v -> v.path("nodes").size()).sum();
+            assertThat(published).isEqualTo(stats.path("ownedPairs").asLong());
+            assertThat(stats.path("pairs").asLong()).isEqualTo(published);
         });
     }
 

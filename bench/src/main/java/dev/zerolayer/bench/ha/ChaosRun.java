@@ -65,8 +65,8 @@ public final class ChaosRun {
     private static final Duration SETTLE = Duration.ofSeconds(10);
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2)).build();
-    private static final List<String> AUDITED = List.of(Topics.TELEMETRY_NODE_HEALTH, Topics.CACHE_KV_INDEX,
-            Topics.CACHE_SESSIONS, Topics.FALLBACK_POLICY, Topics.COMPLEXITY_MODEL);
+    private static final List<String> AUDITED = List.of(Topics.TELEMETRY_NODE_HEALTH, Topics.CACHE_KV_HOLDINGS,
+            Topics.CACHE_KV_INDEX, Topics.CACHE_SESSIONS, Topics.FALLBACK_POLICY, Topics.COMPLEXITY_MODEL);
     private static final String SYSTEM = "You are the support assistant of a company that sells industrial pumps. "
             + "Answer briefly, cite the manual section when you can, and never promise delivery dates. ";
 
@@ -540,7 +540,8 @@ public final class ChaosRun {
                     }
                     continue;
                 }
-                if (!s.topic().equals(Topics.CACHE_KV_INDEX) && !s.topic().equals(Topics.CACHE_SESSIONS)) {
+                if (!s.topic().equals(Topics.CACHE_KV_INDEX) && !s.topic().equals(Topics.CACHE_SESSIONS)
+                        && !s.topic().equals(Topics.CACHE_KV_HOLDINGS)) {
                     continue; // node health repeats itself on purpose (heartbeats)
                 }
                 JsonNode content = s.value() == null ? null : content(s.value());
@@ -583,6 +584,13 @@ public final class ChaosRun {
             Map<String, JsonNode> index = latest(Topics.CACHE_KV_INDEX);
             Map<String, JsonNode> sessions = latest(Topics.CACHE_SESSIONS);
             long pairs = index.values().stream().mapToLong(entry -> entry.path("nodes").size()).sum();
+            long holdingPairs = latest(Topics.CACHE_KV_HOLDINGS).values().stream()
+                    .mapToLong(entry -> entry.path("nodes").size()).sum();
+            if (holdingPairs != pairs) {
+                lost.get(Topics.CACHE_KV_INDEX).add("the holdings name " + holdingPairs + " (block, node) pairs, the "
+                        + "index " + pairs);
+            }
+            long ownedPairs = 0;
             for (int port : List.of(18083, 18183)) {
                 Optional<JsonNode> stats = getJson("http://127.0.0.1:" + port + "/v1/cache/stats");
                 if (stats.isEmpty()) {
@@ -592,6 +600,7 @@ public final class ChaosRun {
                 long blocks = stats.get().path("blocks").asLong(-1);
                 long heldPairs = stats.get().path("pairs").asLong(-1);
                 long tracked = stats.get().path("sessions").asLong(-1);
+                ownedPairs += stats.get().path("ownedPairs").asLong(0);
                 if (blocks != index.size() || heldPairs != pairs) {
                     lost.get(Topics.CACHE_KV_INDEX).add("cache on " + port + " holds " + blocks + " blocks / "
                             + heldPairs + " pairs, the topic " + index.size() + " / " + pairs);
@@ -600,6 +609,10 @@ public final class ChaosRun {
                     lost.get(Topics.CACHE_SESSIONS).add("cache on " + port + " tracks " + tracked
                             + " sessions, the topic holds " + sessions.size());
                 }
+            }
+            if (ownedPairs != pairs) {
+                lost.get(Topics.CACHE_KV_HOLDINGS).add("the node owners of both replicas hold " + ownedPairs
+                        + " (block, node) pairs, the index " + pairs);
             }
             Map<String, JsonNode> policy = latest(Topics.FALLBACK_POLICY);
             long topicVersion = policy.values().stream().mapToLong(p -> p.path("version").asLong()).max().orElse(-1);
@@ -642,13 +655,17 @@ public final class ChaosRun {
             return sorted;
         }
 
-        /** The longest time (s) between records of the topic (per key for node health) within [from, to]. */
+        /**
+         * The longest time (s) between records of the topic within [from, to]: per key for node health, per partition
+         * for the index (each partition has an owner of its own).
+         */
         double longestSilence(String topic, long from, long to) {
             Map<String, List<Long>> times = new HashMap<>();
             for (Seen s : seen) {
                 if (s.topic().equals(topic) && s.timestamp() >= from && s.timestamp() <= to) {
-                    times.computeIfAbsent(topic.equals(Topics.TELEMETRY_NODE_HEALTH) ? s.key() : "", k ->
-                            new ArrayList<>()).add(s.timestamp());
+                    String per = topic.equals(Topics.TELEMETRY_NODE_HEALTH) ? s.key()
+                            : topic.equals(Topics.CACHE_KV_INDEX) ? "partition " + s.partition() : "";
+                    times.computeIfAbsent(per, k -> new ArrayList<>()).add(s.timestamp());
                 }
             }
             long longest = 0;

@@ -2,13 +2,14 @@ package dev.zerolayer.cache.config;
 
 import dev.zerolayer.cache.bridge.VllmKvBridge;
 import dev.zerolayer.cache.decisions.DecisionsPerNode;
+import dev.zerolayer.cache.blocks.BlockOwners;
 import dev.zerolayer.cache.index.BlockIndex;
-import dev.zerolayer.cache.ingest.ApproximateBlocks;
-import dev.zerolayer.cache.ingest.KvEventIngest;
-import dev.zerolayer.cache.ingest.NodeModes;
+import dev.zerolayer.cache.index.IndexView;
+import dev.zerolayer.cache.ingest.NodeOwners;
 import dev.zerolayer.cache.lookup.PrefixLookup;
 import dev.zerolayer.cache.nodes.Maintenance;
 import dev.zerolayer.cache.nodes.NodeStates;
+import dev.zerolayer.cache.ownership.IndexOwnership;
 import dev.zerolayer.cache.publication.CachePublisher;
 import dev.zerolayer.cache.publication.CacheTakeover;
 import dev.zerolayer.cache.publication.KafkaOutbox;
@@ -23,6 +24,8 @@ import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.config.ZeroLayerProperties;
 import dev.zerolayer.platform.events.DeadLetters;
 import dev.zerolayer.platform.events.EventReader;
+import dev.zerolayer.platform.events.InboundRecord;
+import dev.zerolayer.platform.events.RecordKeys;
 import dev.zerolayer.platform.leader.Leadership;
 import dev.zerolayer.platform.leader.TermWriter;
 import dev.zerolayer.platform.replica.ReplicaAddress;
@@ -38,7 +41,10 @@ import org.springframework.cloud.stream.function.StreamBridge;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The service's beans: consumers (bound in application.yml), the index, sessions, publication, restore and bridge. */
+/**
+ * The service's beans: consumers (bound in application.yml), the index's partitioned owners and this replica's view of
+ * it, sessions, publication, restore and bridge.
+ */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(CacheProperties.class)
 public class CacheConfiguration {
@@ -46,11 +52,6 @@ public class CacheConfiguration {
     @Bean
     BlockIndex blockIndex(CacheProperties properties) {
         return new BlockIndex(properties.expectedBlocks());
-    }
-
-    @Bean
-    NodeModes nodeModes() {
-        return new NodeModes();
     }
 
     @Bean
@@ -66,13 +67,6 @@ public class CacheConfiguration {
     }
 
     @Bean
-    ApproximateBlocks approximateBlocks(BlockIndex index, NodeModes modes, CacheProperties properties) {
-        CacheProperties.Approximate approximate = properties.approximate();
-        return new ApproximateBlocks(index, modes, approximate.ttl(), approximate.maxBlocksPerDecision(),
-                approximate.maxBlocksPerNode());
-    }
-
-    @Bean
     SessionTracker sessionTracker(CacheProperties properties, NodeStates states) {
         CacheProperties.Session s = properties.session();
         return new SessionTracker(new SessionRules(s.prefixBlocks(), s.recentPrefixes(), s.similarity(),
@@ -85,7 +79,7 @@ public class CacheConfiguration {
         return new HitRatioWindow(clock, properties.hitWindow());
     }
 
-    /** The index, the sessions and prewarm commands go out through the leader's transactional writer (platform's). */
+    /** The sessions and prewarm commands go out through the leader's transactional writer (platform's). */
     @Bean
     Outbox outbox(TermWriter termWriter) {
         return new KafkaOutbox(termWriter);
@@ -99,10 +93,10 @@ public class CacheConfiguration {
 
     /** A publisher that writes nothing until {@link CacheTakeover} makes it write under this replica's term. */
     @Bean
-    CachePublisher cachePublisher(BlockIndex index, SessionTracker sessions, Outbox outbox, Clock clock,
-            CacheProperties properties, RestoreGate gate, MeterRegistry meters) {
-        CachePublisher publisher = new CachePublisher(index, sessions, outbox, clock, properties.publishInterval(),
-                properties.maxPublishPerTick(), properties.session().maxQueuedPrewarms(), gate::isOpen, meters);
+    CachePublisher cachePublisher(SessionTracker sessions, Outbox outbox, Clock clock, CacheProperties properties,
+            RestoreGate gate, MeterRegistry meters) {
+        CachePublisher publisher = new CachePublisher(sessions, outbox, clock, properties.publishInterval(),
+                properties.session().maxQueuedPrewarms(), gate::isOpen, meters);
         publisher.follow();
         return publisher;
     }
@@ -114,30 +108,70 @@ public class CacheConfiguration {
     }
 
     @Bean
-    StateRestorer stateRestorer(TopicGuard guard, BlockIndex index, SessionTracker sessions, NodeStates states,
-            KvEventIngest kvEvents, RestoreGate gate, Clock clock, MeterRegistry meters) {
-        return new StateRestorer(guard, index, sessions, states::update, kvEvents::replay, gate, clock, meters);
+    StateRestorer stateRestorer(TopicGuard guard, IndexView view, SessionTracker sessions, NodeStates states,
+            RestoreGate gate, Clock clock, MeterRegistry meters) {
+        return new StateRestorer(guard, view, sessions, states::update, gate, clock, meters);
     }
 
     @Bean
-    Maintenance maintenance(BlockIndex index, ApproximateBlocks approximate, NodeModes modes, NodeStates states,
-            SessionTracker sessions, StateRestorer restorer, Clock clock, CacheProperties properties) {
-        return new Maintenance(index, approximate, modes, states, sessions, restorer, clock,
-                properties.maintenanceInterval(), properties.downGrace(), properties.approximate().ttl());
+    Maintenance maintenance(SessionTracker sessions, Clock clock, CacheProperties properties) {
+        return new Maintenance(sessions, clock, properties.maintenanceInterval());
     }
 
     @Bean
-    KvEventIngest kvEvents(EventReader reader, BlockIndex index, NodeModes modes, ApproximateBlocks approximate,
-            RestoreGate gate, NodeStates states, Clock clock, CacheProperties properties, MeterRegistry meters) {
-        return new KvEventIngest(reader, index, modes, approximate::forget, gate,
-                node -> states.downFor(node, properties.downGrace(), clock.instant()), meters);
+    DeadLetters deadLetters(StreamBridge bridge) {
+        return new DeadLetters(bridge, Topics.CACHE);
+    }
+
+    /** This replica's view of the published index (lookups, stats), bound to {@code cache.kv-index.v1}. */
+    @Bean
+    IndexView kvIndex(EventReader reader, BlockIndex index, RestoreGate gate) {
+        return new IndexView(reader, index, gate);
+    }
+
+    /**
+     * The owners of {@code cache.kv-events.v1}'s partitions: each applies its nodes' KV events and estimates and
+     * alone publishes their holdings (transactional id {@code cache-service.kv-q<partition>}).
+     */
+    @Bean
+    NodeOwners nodeOwners(ReplicaId replica, TopicGuard guard, NodeStates states, DeadLetters deadLetters,
+            CacheProperties properties, Clock clock, MeterRegistry meters) {
+        CacheProperties.Approximate approximate = properties.approximate();
+        return new NodeOwners(replica.value(), guard.bootstrapServers(), guard.clientProperties(),
+                q -> TermWriter.named("cache-service.kv-q" + q, guard, meters),
+                Topics.CACHE_KV_HOLDINGS_TOPIC.partitions(), properties.maxPublishPerTick(),
+                properties.publishInterval(), properties.ownerTimeout(),
+                new NodeOwners.Estimates(approximate.ttl(), approximate.maxBlocksPerDecision(),
+                        approximate.maxBlocksPerNode()),
+                node -> states.downFor(node, properties.downGrace(), clock.instant()),
+                (record, reason) -> deadLetters.send(new InboundRecord(record.topic(), record.partition(),
+                        record.offset(), RecordKeys.text(record.key()), record.timestamp(), record.value()), reason),
+                clock, meters);
+    }
+
+    /**
+     * The owners of {@code cache.kv-holdings.v1}'s partitions: each folds its blocks' holdings and alone publishes
+     * their index records (transactional id {@code cache-service.index-p<partition>}).
+     */
+    @Bean
+    BlockOwners blockOwners(ReplicaId replica, TopicGuard guard, CacheProperties properties, Clock clock,
+            MeterRegistry meters) {
+        return new BlockOwners(replica.value(), guard.bootstrapServers(), guard.clientProperties(),
+                p -> TermWriter.named("cache-service.index-p" + p, guard, meters),
+                Topics.CACHE_KV_EVENTS_TOPIC.partitions(), properties.maxPublishPerTick(),
+                properties.publishInterval(), properties.ownerTimeout(), clock);
     }
 
     @Bean
-    DecisionsPerNode routerDecisions(EventReader reader, StreamBridge bridge, RestoreGate gate, Clock clock,
-            HitRatioWindow hits, ApproximateBlocks approximate, SessionTracker sessions, CachePublisher publisher) {
-        return new DecisionsPerNode(reader, new DeadLetters(bridge, Topics.CACHE), gate, clock, hits, approximate,
-                sessions, publisher::prewarm);
+    IndexOwnership indexOwnership(NodeOwners nodes, BlockOwners blocks, RestoreGate gate) {
+        return new IndexOwnership(nodes, blocks, gate);
+    }
+
+    @Bean
+    DecisionsPerNode routerDecisions(EventReader reader, DeadLetters deadLetters, RestoreGate gate, Clock clock,
+            HitRatioWindow hits, NodeOwners nodes, SessionTracker sessions, CachePublisher publisher) {
+        return new DecisionsPerNode(reader, deadLetters, gate, clock, hits, nodes::observe, sessions,
+                publisher::prewarm);
     }
 
     @Bean

@@ -17,9 +17,13 @@ import org.springframework.validation.annotation.Validated;
  * @param blockSize          tokens per KV block (as the nodes and the router hash prompts)
  * @param hashSeed           seed of the fast block hash chain (as the nodes and the router)
  * @param expectedBlocks     index capacity reserved at start (it grows beyond)
- * @param publishInterval    how often changed index blocks, sessions and prewarm commands are published (coalesced)
- * @param maxPublishPerTick  index records published per round at most (the rest waits for the next round)
- * @param maintenanceInterval how often expiries and DOWN nodes are checked
+ * @param publishInterval    how often changed holdings, index blocks, sessions and prewarm commands are published
+ *                           (coalesced)
+ * @param maxPublishPerTick  holdings or index records one partition publishes per round at most (the rest waits for
+ *                           the next round)
+ * @param maintenanceInterval how often idle sessions are looked for
+ * @param ownerTimeout       a replica silent this long loses its node and block partitions to the others (the
+ *                           consumer groups' session timeout)
  * @param downGrace          a node DOWN this long loses its blocks in the index
  * @param hitWindow          window of the hit ratio in {@code /v1/cache/stats}
  * @param approximate        approximate mode for nodes that emit no KV events
@@ -35,6 +39,7 @@ public record CacheProperties(
         @DefaultValue("100ms") Duration publishInterval,
         @DefaultValue("20000") @Min(1) int maxPublishPerTick,
         @DefaultValue("1s") Duration maintenanceInterval,
+        @DefaultValue("6s") Duration ownerTimeout,
         @DefaultValue("30s") Duration downGrace,
         @DefaultValue("5m") Duration hitWindow,
         @DefaultValue @Valid Approximate approximate,

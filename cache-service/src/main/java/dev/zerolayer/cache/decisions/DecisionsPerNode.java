@@ -1,6 +1,5 @@
 package dev.zerolayer.cache.decisions;
 
-import dev.zerolayer.cache.ingest.ApproximateBlocks;
 import dev.zerolayer.cache.restore.RestoreGate;
 import dev.zerolayer.cache.session.SessionTracker;
 import dev.zerolayer.cache.stats.HitRatioWindow;
@@ -22,8 +21,8 @@ import org.springframework.messaging.Message;
 
 /**
  * Reads {@code router.decisions.v1} in batches (one event per client request) once the restored state is in: counts
- * the requests sent to each node, feeds the hit-ratio window, the approximate block estimate and the session tracker,
- * and hands triggered prewarm commands on; a poison record is dead-lettered alone.
+ * the requests sent to each node, feeds the hit-ratio window, the block estimates of nodes without KV events and the
+ * session tracker, and hands triggered prewarm commands on; a poison record is dead-lettered alone.
  */
 public class DecisionsPerNode implements Consumer<Message<List<byte[]>>> {
 
@@ -32,20 +31,20 @@ public class DecisionsPerNode implements Consumer<Message<List<byte[]>>> {
     private final RestoreGate gate;
     private final Clock clock;
     private final HitRatioWindow hits;
-    private final ApproximateBlocks approximate;
+    private final Consumer<RoutingDecision> estimates;
     private final SessionTracker sessions;
     private final Consumer<PrewarmCommand> prewarms;
     private final Map<String, LongAdder> byNode = new ConcurrentHashMap<>();
 
     public DecisionsPerNode(EventReader reader, DeadLetters deadLetters, RestoreGate gate, Clock clock,
-            HitRatioWindow hits, ApproximateBlocks approximate, SessionTracker sessions,
+            HitRatioWindow hits, Consumer<RoutingDecision> estimates, SessionTracker sessions,
             Consumer<PrewarmCommand> prewarms) {
         this.reader = reader;
         this.deadLetters = deadLetters;
         this.gate = gate;
         this.clock = clock;
         this.hits = hits;
-        this.approximate = approximate;
+        this.estimates = estimates;
         this.sessions = sessions;
         this.prewarms = prewarms;
     }
@@ -62,7 +61,7 @@ public class DecisionsPerNode implements Consumer<Message<List<byte[]>>> {
             byNode.computeIfAbsent(decision.node(), node -> new LongAdder()).increment();
         }
         hits.observe(decision);
-        approximate.observe(decision, clock.instant());
+        estimates.accept(decision);
         sessions.observe(decision, clock.instant()).ifPresent(prewarms);
     }
 

@@ -1,10 +1,7 @@
 package dev.zerolayer.cache.ingest;
 
 import dev.zerolayer.cache.index.BlockIndex;
-import dev.zerolayer.cache.restore.RestoreGate;
 import dev.zerolayer.contracts.cache.KvCacheEvent;
-import dev.zerolayer.contracts.topics.Topics;
-import dev.zerolayer.platform.events.EventReader;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Map;
@@ -15,8 +12,6 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.kafka.support.KafkaHeaders;
-import org.springframework.messaging.Message;
 
 /**
  * Applies {@code cache.kv-events.v1} to the block index, per node in sequence order: BLOCK_STORED adds, BLOCK_REMOVED
@@ -24,21 +19,17 @@ import org.springframework.messaging.Message;
  * the node's last applied one (a duplicate or a late, out-of-order delivery) is dropped, and a jump in sequence is
  * applied and counted as a gap. Events of nodes that node-health does not know (yet) are accepted: nodes may report
  * before they register, and the router only scores nodes it knows. Blocks stored by a node DOWN past the grace period
- * are not added (its blocks leave the index, see Maintenance): replaying the KV events after a restart must not bring
+ * are not added (its blocks leave the index, see NodeOwners): replaying the KV events after a takeover must not bring
  * them back, not even for a moment.
  */
-public class KvEventIngest implements Consumer<Message<byte[]>> {
+public class KvEventIngest {
 
     private static final Logger log = LoggerFactory.getLogger(KvEventIngest.class);
 
-    private final EventReader reader;
     private final BlockIndex index;
     private final NodeModes modes;
     private final Consumer<String> onFirstReport;
-    private final RestoreGate gate;
     private final Map<String, NodeProgress> nodes = new ConcurrentHashMap<>();
-    /** Per partition, the last offset the restore replayed: the stream consumer skips up to it. */
-    private final Map<Integer, Long> replayed = new ConcurrentHashMap<>();
     private final Counter applied;
     private final Counter stale;
     private final Counter gaps;
@@ -48,27 +39,17 @@ public class KvEventIngest implements Consumer<Message<byte[]>> {
 
     /**
      * @param onFirstReport called with a node id the first time it reports in this run (before its event is applied)
-     */
-    public KvEventIngest(EventReader reader, BlockIndex index, NodeModes modes, Consumer<String> onFirstReport,
-            RestoreGate gate, MeterRegistry meters) {
-        this(reader, index, modes, onFirstReport, gate, node -> false, meters);
-    }
-
-    /**
-     * @param onFirstReport called with a node id the first time it reports in this run (before its event is applied)
      * @param gone          whether a node is DOWN past the grace period: the blocks it stores are not added
      */
-    public KvEventIngest(EventReader reader, BlockIndex index, NodeModes modes, Consumer<String> onFirstReport,
-            RestoreGate gate, Predicate<String> gone, MeterRegistry meters) {
+    public KvEventIngest(BlockIndex index, NodeModes modes, Consumer<String> onFirstReport, Predicate<String> gone,
+            MeterRegistry meters) {
         this.gone = gone;
         this.goneStores = Counter.builder("zerolayer.cache.kv.down.stores")
                 .description("Stored-block events of nodes DOWN past the grace period, not added to the index")
                 .register(meters);
-        this.reader = reader;
         this.index = index;
         this.modes = modes;
         this.onFirstReport = onFirstReport;
-        this.gate = gate;
         this.applied = outcome(meters, "applied");
         this.stale = outcome(meters, "stale");
         this.gaps = Counter.builder("zerolayer.cache.kv.sequence.gaps")
@@ -81,27 +62,6 @@ public class KvEventIngest implements Consumer<Message<byte[]>> {
         return Counter.builder("zerolayer.cache.kv.events").tag("outcome", outcome)
                 .description("KV events read, by outcome (applied, or stale: duplicate or out of order)")
                 .register(meters);
-    }
-
-    @Override
-    public void accept(Message<byte[]> message) {
-        KvCacheEvent event = reader.read(message, Topics.CACHE_KV_EVENTS_TOPIC);
-        gate.awaitOpen();
-        if (message.getHeaders().get(KafkaHeaders.RECEIVED_PARTITION) instanceof Integer partition
-                && message.getHeaders().get(KafkaHeaders.OFFSET) instanceof Long offset
-                && offset <= replayed.getOrDefault(partition, -1L)) {
-            return; // the restore replayed this record already
-        }
-        apply(event);
-    }
-
-    /**
-     * Applies one record of the restore's replay (before the stream consumers run); the stream consumer skips the same
-     * record when it delivers it again.
-     */
-    public boolean replay(KvCacheEvent event, int partition, long offset) {
-        replayed.merge(partition, offset, Math::max);
-        return apply(event);
     }
 
     /** Applies one event unless it is stale; says whether it was applied. */
@@ -160,9 +120,9 @@ public class KvEventIngest implements Consumer<Message<byte[]>> {
         return result;
     }
 
-    /** Stale events (duplicates and late deliveries) dropped since start, over all nodes. */
+    /** Stale events (duplicates and late deliveries) dropped since start, over the nodes this ingest applied. */
     public long staleDropped() {
-        return (long) stale.count();
+        return progress().values().stream().mapToLong(Progress::stale).sum();
     }
 
     /** A node's KV-event progress: last applied sequence (-1: none), events applied, stale ones dropped, gaps seen. */

@@ -1,7 +1,6 @@
 package dev.zerolayer.cache.ingest;
 
 import dev.zerolayer.cache.index.BlockIndex;
-import dev.zerolayer.cache.restore.RestoreGate;
 import dev.zerolayer.contracts.cache.KvCacheEvent;
 import dev.zerolayer.contracts.cache.KvHoldingEntry;
 import dev.zerolayer.contracts.codec.EventCodec;
@@ -52,8 +51,17 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
     private final Clock clock;
     private final MeterRegistry meters;
 
-    /** One owned events partition: the blocks its nodes hold, their events applied in order, and the estimates. */
-    public record Nodes(BlockIndex index, KvEventIngest ingest, ApproximateBlocks approximate) {
+    /**
+     * One owned events partition: the blocks its nodes hold, their events applied in order, which of them report, and
+     * the estimates of the others.
+     */
+    public record Nodes(BlockIndex index, KvEventIngest ingest, NodeModes modes, ApproximateBlocks approximate) {
+    }
+
+    /** Takes a KV-event record that cannot be read (to dead-letter it), with the reason. */
+    @FunctionalInterface
+    public interface Refusals {
+        void refuse(ConsumerRecord<byte[], byte[]> record, String reason);
     }
 
     /** How nodes that send no KV events are estimated: as {@link ApproximateBlocks} takes them. */
@@ -64,6 +72,7 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
     /** The estimates of the events partitions this replica does not own, kept for a takeover (polling thread only). */
     private final Map<Integer, ApproximateBlocks> elsewhere = new HashMap<>();
     private final Predicate<String> gone;
+    private final Refusals refusals;
 
     /**
      * @param writers            the writer of one partition (a transactional id of its own), made when it is gained
@@ -73,21 +82,24 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
             IntFunction<TermWriter> writers, int holdingsPartitions, int maxPerRound, Duration interval,
             Duration sessionTimeout, Clock clock, MeterRegistry meters) {
         this(replica, bootstrapServers, clientProperties, writers, holdingsPartitions, maxPerRound, interval,
-                sessionTimeout, new Estimates(Duration.ofMinutes(10), 64, 4_096), node -> false, clock, meters);
+                sessionTimeout, new Estimates(Duration.ofMinutes(10), 64, 4_096), node -> false, (record, reason) -> { },
+                clock, meters);
     }
 
     /**
-     * @param gone whether a node is DOWN past the grace period: its blocks leave the index, and what it stores is not
-     *             added
+     * @param gone     whether a node is DOWN past the grace period: its blocks leave the index, and what it stores is
+     *                 not added
+     * @param refusals takes each live KV-event record that cannot be read (a takeover's replay skips them)
      */
     public NodeOwners(String replica, String bootstrapServers, Map<String, ?> clientProperties,
             IntFunction<TermWriter> writers, int holdingsPartitions, int maxPerRound, Duration interval,
-            Duration sessionTimeout, Estimates estimates, Predicate<String> gone, Clock clock,
+            Duration sessionTimeout, Estimates estimates, Predicate<String> gone, Refusals refusals, Clock clock,
             MeterRegistry meters) {
         super(Topics.CACHE_KV_EVENTS, GROUP, replica, bootstrapServers, clientProperties, writers, interval,
                 sessionTimeout);
         this.estimates = estimates;
         this.gone = gone;
+        this.refusals = refusals;
         this.holdingsPartitions = holdingsPartitions;
         this.maxPerRound = maxPerRound;
         this.clock = clock;
@@ -100,8 +112,8 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
         NodeModes modes = new NodeModes();
         ApproximateBlocks approximate = new ApproximateBlocks(index, modes, estimates.ttl(),
                 estimates.maxBlocksPerDecision(), estimates.maxBlocksPerNode());
-        return new Nodes(index, new KvEventIngest(null, index, modes, approximate::forget, RestoreGate.opened(), gone,
-                meters), approximate);
+        return new Nodes(index, new KvEventIngest(index, modes, approximate::forget, gone, meters), modes,
+                approximate);
     }
 
     /**
@@ -133,7 +145,11 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
     protected Map<Integer, Long> takeOver(Map<Integer, Nodes> gained) {
         CompactedTopicReader reader = new CompactedTopicReader(bootstrapServers(), clientProperties());
         Map<Integer, Long> ends = reader.readPartitionsToEnd(Topics.CACHE_KV_EVENTS_TOPIC, GROUP, gained.keySet(),
-                (record, event) -> gained.get(record.partition()).ingest().apply(event), NodeOwners::skip,
+                (record, event) -> {
+                    if (event != null) {
+                        gained.get(record.partition()).ingest().apply(event);
+                    }
+                }, NodeOwners::skip,
                 this::running);
         Map<Integer, Map<Long, List<String>>> published = new HashMap<>();
         gained.keySet().forEach(q -> published.put(q, new HashMap<>()));
@@ -154,9 +170,27 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
             if (estimated != null) {
                 nodes.approximate().adopt(estimated.snapshot(), clock.instant());
             }
+            nodes.approximate().adopt(assumedFrom(published.get(q), nodes.modes()), clock.instant());
             nodes.index().reconcile(published.get(q));
         });
         return ends;
+    }
+
+    /**
+     * What the published holdings say of nodes that sent no KV event: assumed held for a time-to-live from now (refreshed
+     * by the decisions that send their prompts there again), as estimates made here would be; none for a node gone.
+     */
+    private Map<String, Map<Long, Long>> assumedFrom(Map<Long, List<String>> published, NodeModes modes) {
+        long expiry = clock.instant().plus(estimates.ttl()).toEpochMilli();
+        Map<String, Map<Long, Long>> assumed = new HashMap<>();
+        published.forEach((block, holders) -> {
+            for (String node : holders) {
+                if (!modes.reports(node) && !gone.test(node)) {
+                    assumed.computeIfAbsent(node, n -> new java.util.LinkedHashMap<>()).put(block, expiry);
+                }
+            }
+        });
+        return assumed;
     }
 
     /** A partition given up keeps its estimates here, for a later takeover. */
@@ -170,11 +204,28 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
 
     @Override
     protected void apply(Nodes nodes, ConsumerRecord<byte[], byte[]> record) {
+        KvCacheEvent event;
         try {
-            nodes.ingest().apply(EventCodec.decode(record.value(), KvCacheEvent.class, RecordKeys.text(record.key())));
-        } catch (RuntimeException e) {
-            skip(record, e);
+            event = EventCodec.decode(record.value(), KvCacheEvent.class, RecordKeys.text(record.key()));
+        } catch (InvalidEventException e) {
+            log.warn("KV event {} partition {} offset {} refused: {}", record.topic(), record.partition(),
+                    record.offset(), e.getMessage());
+            refusals.refuse(record, e.getMessage());
+            return;
         }
+        nodes.ingest().apply(event);
+    }
+
+    /** The states of the events partitions this replica owns now (their parts are safe to read from any thread). */
+    public List<Nodes> ownedNodes() {
+        List<Nodes> states = new ArrayList<>();
+        for (int q : owned()) {
+            Nodes nodes = ownedState(q);
+            if (nodes != null) {
+                states.add(nodes);
+            }
+        }
+        return states;
     }
 
     /**

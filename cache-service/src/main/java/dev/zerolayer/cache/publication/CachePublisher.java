@@ -1,15 +1,11 @@
 package dev.zerolayer.cache.publication;
 
-import dev.zerolayer.cache.index.BlockIndex;
 import dev.zerolayer.cache.session.SessionTracker;
-import dev.zerolayer.contracts.cache.KvIndexEntry;
 import dev.zerolayer.contracts.cache.PrewarmCommand;
 import dev.zerolayer.contracts.cache.SessionEntry;
-import dev.zerolayer.contracts.event.EventChecks;
 import dev.zerolayer.contracts.event.Writer;
 import dev.zerolayer.contracts.topics.Topics;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -28,28 +24,23 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Publishes the cache's state on a fixed cadence, coalesced, one round at a time sent all or none: each tick sends
- * every index block whose holders changed since the last tick once (its holders now, or a tombstone when nobody holds
- * it), at most {@code maxPerTick} of them, then the changed and forgotten sessions, then queued prewarm commands; a
- * round that could not be sent stays queued for the next tick. Among replicas only the one that leads writes (each
- * record stamped with it and its term); the others forget their changes each tick and take no prewarm, and a replica
- * that begins to lead first reconciles with what the topics hold. Stops after the consumers and before the producers,
- * sending what is left.
+ * Publishes the sessions and prewarm commands on a fixed cadence, coalesced, one round at a time sent all or none: each
+ * tick sends the changed and forgotten sessions, then queued prewarm commands; a round that could not be sent stays
+ * queued for the next tick. Among replicas only the one that leads writes (each record stamped with it and its term);
+ * the others forget their changes each tick and take no prewarm, and a replica that begins to lead first reconciles
+ * with what the topic holds. The index is not published here: its partitions' owners do ({@code NodeOwners}, {@code
+ * BlockOwners}). Stops after the consumers and before the producers, sending what is left.
  */
 public class CachePublisher implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(CachePublisher.class);
 
-    private final BlockIndex index;
     private final SessionTracker sessions;
     private final Outbox outbox;
     private final Clock clock;
     private final Duration interval;
-    private final int maxPerTick;
     private final int maxQueuedPrewarms;
     private final Deque<PrewarmCommand> prewarms = new ArrayDeque<>();
-    private final Counter indexUpdates;
-    private final Counter tombstones;
     private final Counter prewarmsSent;
     private final Counter prewarmsDropped;
     private final BooleanSupplier restored;
@@ -57,35 +48,27 @@ public class CachePublisher implements SmartLifecycle {
     private volatile boolean writing = true;
     private volatile Writer writer;
 
-    public CachePublisher(BlockIndex index, SessionTracker sessions, Outbox outbox, Clock clock, Duration interval,
-            int maxPerTick, int maxQueuedPrewarms, MeterRegistry meters) {
-        this(index, sessions, outbox, clock, interval, maxPerTick, maxQueuedPrewarms, () -> true, meters);
+    public CachePublisher(SessionTracker sessions, Outbox outbox, Clock clock, Duration interval,
+            int maxQueuedPrewarms, MeterRegistry meters) {
+        this(sessions, outbox, clock, interval, maxQueuedPrewarms, () -> true, meters);
     }
 
     /**
      * @param restored whether the state of before the start has been read back and replayed: until then nothing is
      *     published, so what goes out first is the net change of the whole restore, never a step of it
      */
-    public CachePublisher(BlockIndex index, SessionTracker sessions, Outbox outbox, Clock clock, Duration interval,
-            int maxPerTick, int maxQueuedPrewarms, BooleanSupplier restored, MeterRegistry meters) {
+    public CachePublisher(SessionTracker sessions, Outbox outbox, Clock clock, Duration interval,
+            int maxQueuedPrewarms, BooleanSupplier restored, MeterRegistry meters) {
         this.restored = restored;
-        this.index = index;
         this.sessions = sessions;
         this.outbox = outbox;
         this.clock = clock;
         this.interval = interval;
-        this.maxPerTick = maxPerTick;
         this.maxQueuedPrewarms = maxQueuedPrewarms;
-        this.indexUpdates = Counter.builder("zerolayer.cache.index.published").tag("kind", "entry")
-                .description("Index records published").register(meters);
-        this.tombstones = Counter.builder("zerolayer.cache.index.published").tag("kind", "tombstone")
-                .description("Index records published").register(meters);
         this.prewarmsSent = Counter.builder("zerolayer.cache.prewarm.commands").tag("outcome", "sent")
                 .register(meters);
         this.prewarmsDropped = Counter.builder("zerolayer.cache.prewarm.commands").tag("outcome", "dropped")
                 .register(meters);
-        Gauge.builder("zerolayer.cache.index.pending", index, BlockIndex::pendingChanges)
-                .description("Index blocks changed and not yet published").register(meters);
     }
 
     /**
@@ -101,13 +84,11 @@ public class CachePublisher implements SmartLifecycle {
     }
 
     /**
-     * Begins writing as {@code stamp} after a reconciliation with what the topics hold ({@code index}: block →
-     * holders, {@code published}: session hash → record), so the next ticks send exactly the difference; does nothing
-     * unless {@code stillLeading} holds once reconciled. Says whether this replica now writes.
+     * Begins writing as {@code stamp} after a reconciliation with what the topic holds ({@code published}: session hash
+     * → record), so the next ticks send exactly the difference; does nothing unless {@code stillLeading} holds once
+     * reconciled. Says whether this replica now writes.
      */
-    public synchronized boolean lead(Writer stamp, Map<Long, List<String>> index, Map<String, SessionEntry> published,
-            BooleanSupplier stillLeading) {
-        this.index.reconcile(index);
+    public synchronized boolean lead(Writer stamp, Map<String, SessionEntry> published, BooleanSupplier stillLeading) {
         sessions.reconcile(published, clock.instant());
         if (!stillLeading.getAsBoolean()) {
             return false;
@@ -142,31 +123,18 @@ public class CachePublisher implements SmartLifecycle {
             return 0;
         }
         if (!writing) {
-            index.discardChanges();
             sessions.discardChanges();
             return 0;
         }
         Instant now = clock.instant();
         Writer stamp = writer;
-        long[] before = new long[maxPerTick];
-        List<BlockIndex.Change> changes = index.drainChanges(maxPerTick, before);
         SessionTracker.Drained drained = sessions.drain(now);
         List<PrewarmCommand> commands;
         synchronized (prewarms) {
             commands = List.copyOf(prewarms);
         }
-        List<Outbox.Outgoing> round = new ArrayList<>(changes.size() + drained.entries().size()
-                + drained.tombstones().size() + commands.size());
-        int entries = 0;
-        for (BlockIndex.Change change : changes) {
-            if (change.nodes().isEmpty()) {
-                round.add(Outbox.Outgoing.tombstone(Topics.CACHE_KV_INDEX, Long.toUnsignedString(change.blockHash())));
-            } else {
-                round.add(Outbox.Outgoing.of(Topics.CACHE_KV_INDEX, new KvIndexEntry(EventChecks.newEventId(), now,
-                        KvIndexEntry.SCHEMA_VERSION, change.blockHash(), null, change.nodes(), stamp)));
-                entries++;
-            }
-        }
+        List<Outbox.Outgoing> round = new ArrayList<>(drained.entries().size() + drained.tombstones().size()
+                + commands.size());
         drained.entries().forEach(entry -> round.add(Outbox.Outgoing.of(Topics.CACHE_SESSIONS,
                 entry.withWriter(stamp))));
         drained.tombstones().forEach(hash -> round.add(Outbox.Outgoing.tombstone(Topics.CACHE_SESSIONS, hash)));
@@ -182,9 +150,6 @@ public class CachePublisher implements SmartLifecycle {
             sent = false; // requeued below, like a refused round
         }
         if (!sent) {
-            for (int j = 0; j < changes.size(); j++) {
-                index.requeue(changes.get(j).blockHash(), before[j]);
-            }
             sessions.requeue(drained.entries().stream().map(SessionEntry::sessionHash).toList(),
                     drained.tombstones());
             return 0;
@@ -192,8 +157,6 @@ public class CachePublisher implements SmartLifecycle {
         synchronized (prewarms) {
             commands.forEach(prewarms::removeFirstOccurrence); // sent; the ones queued meanwhile stay
         }
-        indexUpdates.increment(entries);
-        tombstones.increment(changes.size() - entries);
         prewarmsSent.increment(commands.size());
         return round.size();
     }

@@ -13,17 +13,16 @@ import dev.zerolayer.platform.topics.CompactedTopicReader;
 import dev.zerolayer.platform.topics.TopicGuard;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * At the start of each term this replica leads, once the term's writer is open (fencing the former leader) and its own
- * state is restored, reads {@code cache.kv-index.v1} and {@code cache.sessions.v1} to their end and reconciles the
- * publisher with them, which then writes under the term, and starts the vLLM bridge (one relay per node: its sequence
- * is the relay's own); when the term ends, publication and the bridge stop at once. Retried as a platform {@link
- * TermTakeover} until it succeeds, the term ends or the service stops.
+ * state is restored, reads {@code cache.sessions.v1} to its end and reconciles the publisher with it, which then writes
+ * under the term, and starts the vLLM bridge (one relay per node: its sequence is the relay's own); when the term ends,
+ * publication and the bridge stop at once. Retried as a platform {@link TermTakeover} until it succeeds, the term ends
+ * or the service stops.
  */
 public class CacheTakeover extends TermTakeover {
 
@@ -54,15 +53,6 @@ public class CacheTakeover extends TermTakeover {
         }
         long started = System.nanoTime();
         CompactedTopicReader reader = CompactedTopicReader.of(guard());
-        Map<Long, List<String>> index = new HashMap<>();
-        reader.readToEnd(Topics.CACHE_KV_INDEX_TOPIC, "cache-service.takeover", (key, entry) -> {
-            long block = Long.parseUnsignedLong(key);
-            if (entry == null) {
-                index.remove(block);
-            } else {
-                index.put(block, entry.nodes());
-            }
-        }, CacheTakeover::skip, () -> leads(generation));
         Map<String, SessionEntry> sessions = new HashMap<>();
         reader.readToEnd(Topics.CACHE_SESSIONS_TOPIC, "cache-service.takeover", (key, entry) -> {
             if (entry == null) {
@@ -73,17 +63,17 @@ public class CacheTakeover extends TermTakeover {
         }, CacheTakeover::skip, () -> leads(generation));
         Writer stamp = leadership().writer().orElse(null);
         if (stamp == null || stamp.generation() != generation
-                || !publisher.lead(stamp, index, sessions, () -> leads(generation))) {
+                || !publisher.lead(stamp, sessions, () -> leads(generation))) {
             return;
         }
         bridge.start();
-        log.info("cache publication under term {} after reading {} index blocks and {} sessions in {} ms", generation,
-                index.size(), sessions.size(), (System.nanoTime() - started) / 1_000_000);
+        log.info("cache publication under term {} after reading {} sessions in {} ms", generation, sessions.size(),
+                (System.nanoTime() - started) / 1_000_000);
     }
 
     private static void skip(org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]> record,
             RuntimeException e) {
-        if (!(e instanceof InvalidEventException || e instanceof NumberFormatException)) {
+        if (!(e instanceof InvalidEventException)) {
             throw e;
         }
         log.warn("takeover skipped unreadable record {} partition {} offset {}: {}", record.topic(),

@@ -1,8 +1,7 @@
 package dev.zerolayer.cache.restore;
 
-import dev.zerolayer.cache.index.BlockIndex;
+import dev.zerolayer.cache.index.IndexView;
 import dev.zerolayer.cache.session.SessionTracker;
-import dev.zerolayer.contracts.cache.KvCacheEvent;
 import dev.zerolayer.contracts.cache.KvIndexEntry;
 import dev.zerolayer.contracts.cache.SessionEntry;
 import dev.zerolayer.contracts.telemetry.NodeHealth;
@@ -10,6 +9,7 @@ import dev.zerolayer.contracts.event.Event;
 import dev.zerolayer.contracts.event.InvalidEventException;
 import dev.zerolayer.contracts.topics.TopicSpec;
 import dev.zerolayer.contracts.topics.Topics;
+import dev.zerolayer.platform.events.RecordKeys;
 import dev.zerolayer.platform.topics.CompactedTopicReader;
 import dev.zerolayer.platform.topics.StartupStep;
 import dev.zerolayer.platform.topics.TopicGuard;
@@ -19,6 +19,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -30,27 +31,19 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * On start, once the topics are verified, reads back what this service published before — {@code cache.kv-index.v1}
- * and {@code cache.sessions.v1}, every partition from the beginning up to the end offsets seen at start — into the
- * index and the session tracker, and the node states of {@code telemetry.node-health.v1} (so that the replay knows
- * which nodes are DOWN), replays the KV events of the retention on top, then opens the gate for the stream consumers
- * and the publisher (the consumers see the replayed events again and drop them as already applied). Records it cannot
- * read are skipped and counted; a broker failure retries.
+ * and {@code cache.sessions.v1}, every partition from the beginning up to the end offsets seen at start — into this
+ * replica's view of the index and the session tracker, and the node states of {@code telemetry.node-health.v1} (so
+ * that the partitions' owners know which nodes are DOWN before they take over), then opens the gate for the stream
+ * consumers, the publisher and the owners. Records it cannot read are skipped and counted; a broker failure retries.
  */
 public class StateRestorer implements SmartLifecycle, HealthIndicator {
-
-    /** Applies one KV event of the retention read back at start, with its position. */
-    @FunctionalInterface
-    public interface KvEventReplay {
-        void replay(KvCacheEvent event, int partition, long offset);
-    }
 
     private static final Logger log = LoggerFactory.getLogger(StateRestorer.class);
 
     private final TopicGuard guard;
-    private final BlockIndex index;
+    private final IndexView view;
     private final SessionTracker sessions;
     private final Consumer<NodeHealth> nodeHealth;
-    private final KvEventReplay kvEvents;
     private final RestoreGate gate;
     private final Clock clock;
     private final Counter skipped;
@@ -58,29 +51,12 @@ public class StateRestorer implements SmartLifecycle, HealthIndicator {
     private volatile Instant restoredAt;
     private volatile Restored restored;
 
-    public StateRestorer(TopicGuard guard, BlockIndex index, SessionTracker sessions, RestoreGate gate, Clock clock,
-            MeterRegistry meters) {
-        this(guard, index, sessions, health -> { }, gate, clock, meters);
-    }
-
     /** @param nodeHealth takes each node-health record read back before the gate opens */
-    public StateRestorer(TopicGuard guard, BlockIndex index, SessionTracker sessions,
+    public StateRestorer(TopicGuard guard, IndexView view, SessionTracker sessions,
             Consumer<NodeHealth> nodeHealth, RestoreGate gate, Clock clock, MeterRegistry meters) {
-        this(guard, index, sessions, nodeHealth, (event, partition, offset) -> { }, gate, clock, meters);
-    }
-
-    /**
-     * @param nodeHealth takes each node-health record read back before the gate opens
-     * @param kvEvents   applies each KV event of the retention, replayed before the gate opens (after node health, so
-     *     that a node DOWN past its grace does not get its blocks back)
-     */
-    public StateRestorer(TopicGuard guard, BlockIndex index, SessionTracker sessions,
-            Consumer<NodeHealth> nodeHealth, KvEventReplay kvEvents, RestoreGate gate, Clock clock,
-            MeterRegistry meters) {
         this.nodeHealth = nodeHealth;
-        this.kvEvents = kvEvents;
         this.guard = guard;
-        this.index = index;
+        this.view = view;
         this.sessions = sessions;
         this.gate = gate;
         this.clock = clock;
@@ -98,41 +74,23 @@ public class StateRestorer implements SmartLifecycle, HealthIndicator {
         step.start();
     }
 
-    /**
-     * Reads the three topics back and replays the KV events, each to the end offsets of now, then opens the gate for
-     * the stream consumers (and the publisher).
-     */
+    /** Reads the three topics back, each to the end offsets of now, then opens the gate. */
     private void restore() {
         long started = System.nanoTime();
         Set<String> nodes = new HashSet<>();
-        int blocks = readAll(Topics.CACHE_KV_INDEX_TOPIC, (key, entry) -> restoreBlock(key, entry, nodes));
+        int[] blocks = new int[1];
+        view.restoredUpTo(readAll(Topics.CACHE_KV_INDEX_TOPIC, (key, entry) -> restoreBlock(key, entry, nodes),
+                blocks));
         int restoredSessions = readAll(Topics.CACHE_SESSIONS_TOPIC, this::restoreSession);
         readAll(Topics.TELEMETRY_NODE_HEALTH_TOPIC, (key, health) -> {
             if (health != null) {
                 nodeHealth.accept(health);
             }
         });
-        // The KV events too, before the gate opens and anything is published: the publisher then sends only the net
-        // change of the whole replay. Replayed while publishing, a block stored and later removed by the replayed
-        // events could go out as held for a moment (the stream consumers see these events again and drop them as
-        // already applied).
-        CompactedTopicReader.of(guard).readRecordsToEnd(Topics.CACHE_KV_EVENTS_TOPIC, "cache-service",
-                (record, event) -> {
-            if (event != null) {
-                kvEvents.replay(event, record.partition(), record.offset());
-            }
-        }, (record, e) -> {
-            if (!(e instanceof InvalidEventException)) {
-                throw e;
-            }
-            // left to the stream consumer, which dead-letters it
-            log.warn("KV event {} partition {} offset {} not replayed: {}", Topics.CACHE_KV_EVENTS,
-                    record.partition(), record.offset(), e.getMessage());
-        }, step::isRunning);
-        restored = new Restored(index.blocks(), sessions.size(), Set.copyOf(nodes),
+        restored = new Restored(view.index().blocks(), sessions.size(), Set.copyOf(nodes),
                 (System.nanoTime() - started) / 1_000_000);
         restoredAt = clock.instant();
-        log.info("restored {} index records ({} blocks held) and {} session records in {} ms", blocks,
+        log.info("restored {} index records ({} blocks held) and {} session records in {} ms", blocks[0],
                 restored.blocks(), restoredSessions, restored.millis());
         gate.open();
     }
@@ -140,11 +98,11 @@ public class StateRestorer implements SmartLifecycle, HealthIndicator {
     private void restoreBlock(String key, KvIndexEntry entry, Set<String> nodes) {
         long block = Long.parseUnsignedLong(key);
         if (entry == null) {
-            index.load(block, List.of());
+            view.index().load(block, List.of());
             return;
         }
         nodes.addAll(entry.nodes());
-        index.load(block, entry.nodes());
+        view.index().load(block, entry.nodes());
     }
 
     private void restoreSession(String key, SessionEntry entry) {
@@ -157,11 +115,20 @@ public class StateRestorer implements SmartLifecycle, HealthIndicator {
 
     /** Reads a compacted topic to its end with the binder's client settings (TLS, SASL) through the platform reader. */
     private <T extends Event> int readAll(TopicSpec<T> topic, BiConsumer<String, T> apply) {
-        return CompactedTopicReader.of(guard).readToEnd(topic, "cache-service", (key, value) -> {
-            if (key == null) {
+        int[] count = new int[1];
+        readAll(topic, apply, count);
+        return count[0];
+    }
+
+    /** As {@link #readAll(TopicSpec, BiConsumer)}, counting into {@code count}; returns each partition's end offset. */
+    private <T extends Event> Map<Integer, Long> readAll(TopicSpec<T> topic, BiConsumer<String, T> apply,
+            int[] count) {
+        return CompactedTopicReader.of(guard).readPartitionsToEnd(topic, "cache-service", null, (record, value) -> {
+            if (record.key() == null) {
                 throw new InvalidEventException("record without a key");
             }
-            apply.accept(key, value);
+            apply.accept(RecordKeys.text(record.key()), value);
+            count[0]++;
         }, (record, e) -> {
             if (!(e instanceof InvalidEventException || e instanceof NumberFormatException)) {
                 throw e;

@@ -3,7 +3,6 @@ package dev.zerolayer.cache.index;
 import dev.zerolayer.cache.ingest.KvEventIngest;
 import dev.zerolayer.cache.ingest.NodeModes;
 import dev.zerolayer.cache.lookup.PrefixLookup;
-import dev.zerolayer.cache.restore.RestoreGate;
 import dev.zerolayer.contracts.cache.KvCacheEvent;
 import dev.zerolayer.contracts.cache.KvEventType;
 import dev.zerolayer.contracts.cache.KvIndexEntry;
@@ -69,8 +68,8 @@ public final class IndexBenchmark {
 
         long base = usedAfterGc();
         BlockIndex index = new BlockIndex(65_536);
-        KvEventIngest ingest = new KvEventIngest(new EventReader(new SimpleMeterRegistry()), index, new NodeModes(),
-                node -> { }, RestoreGate.opened(), new SimpleMeterRegistry());
+        KvEventIngest ingest = new KvEventIngest(index, new NodeModes(), node -> { }, node -> false,
+                new SimpleMeterRegistry());
         long start = System.nanoTime();
         for (KvCacheEvent event : events) {
             ingest.apply(event);

@@ -2,30 +2,19 @@ package dev.zerolayer.cache.ingest;
 
 import static dev.zerolayer.cache.TestEvents.health;
 import static dev.zerolayer.cache.TestEvents.kv;
-import static dev.zerolayer.cache.TestEvents.message;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.zerolayer.platform.testing.MutableClock;
 import dev.zerolayer.cache.index.BlockIndex;
 import dev.zerolayer.cache.nodes.NodeStates;
-import dev.zerolayer.cache.restore.RestoreGate;
 import dev.zerolayer.contracts.cache.KvEventType;
 import dev.zerolayer.contracts.telemetry.NodeState;
-import dev.zerolayer.contracts.topics.Topics;
-import dev.zerolayer.platform.events.EventReader;
-import dev.zerolayer.platform.events.PoisonEventException;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.springframework.kafka.support.KafkaHeaders;
-import org.springframework.messaging.Message;
-import org.springframework.messaging.support.MessageBuilder;
 
 /**
  * The "Bad input" of issue #7 for KV events, each handled idempotently: events of unknown nodes, out-of-order sequence
@@ -37,19 +26,19 @@ class KvEventIngestTest {
     private final BlockIndex index = new BlockIndex();
     private final NodeModes modes = new NodeModes();
     private final List<String> firstReports = new ArrayList<>();
-    private final KvEventIngest ingest = new KvEventIngest(new EventReader(meters), index, modes, firstReports::add,
-            RestoreGate.opened(), meters);
+    private final KvEventIngest ingest = new KvEventIngest(index, modes, firstReports::add, node -> false,
+            meters);
 
     private void accept(long sequence, String node, KvEventType type, Long... hashes) {
-        ingest.accept(message(Topics.CACHE_KV_EVENTS, kv(node, sequence, type, hashes)));
+        ingest.apply(kv(node, sequence, type, hashes));
     }
 
     @Test
     void blocksStoredByANodeDownPastTheGracePeriodAreNotAddedButItsRemovalsAndClearsApply() {
         MutableClock clock = new MutableClock(Instant.parse("2026-11-29T12:00:00Z"));
         NodeStates states = new NodeStates(0.9);
-        KvEventIngest guarded = new KvEventIngest(new EventReader(meters), index, modes, node -> { },
-                RestoreGate.opened(), node -> states.downFor(node, Duration.ofSeconds(30), clock.instant()), meters);
+        KvEventIngest guarded = new KvEventIngest(index, modes, node -> { },
+                node -> states.downFor(node, Duration.ofSeconds(30), clock.instant()), meters);
         guarded.apply(kv("n-down", 1, KvEventType.BLOCK_STORED, 1L, 2L));
         states.update(health("n-down", NodeState.DOWN, 0, clock.instant()));
 
@@ -136,19 +125,5 @@ class KvEventIngestTest {
         assertThat(index.holders(2L)).containsExactly("n2");
         assertThat(index.holders(7L)).containsExactly("n1");
         assertThat(index.holders(1L)).isEmpty();
-    }
-
-    @Test
-    void poisonIsRefusedAndChangesNothing() {
-        accept(1, "n1", KvEventType.BLOCK_STORED, 1L);
-        Message<byte[]> junk = MessageBuilder.withPayload("{nope".getBytes(StandardCharsets.UTF_8))
-                .setHeader(KafkaHeaders.RECEIVED_KEY, "n1".getBytes(StandardCharsets.UTF_8))
-                .setHeader(KafkaHeaders.RECEIVED_TOPIC, Topics.CACHE_KV_EVENTS).build();
-
-        assertThatThrownBy(() -> ingest.accept(junk)).isInstanceOf(PoisonEventException.class)
-                .hasMessageContaining("malformed");
-        assertThat(index.blocksPerNode()).containsOnlyKeys("n1");
-        assertThat(ingest.progress().get("n1").lastSequence()).isEqualTo(1);
-        assertThat(Set.copyOf(index.holders(1L))).containsExactly("n1");
     }
 }

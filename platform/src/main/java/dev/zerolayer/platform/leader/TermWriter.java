@@ -94,7 +94,15 @@ public class TermWriter {
 
     /** The writer of a service: transactional id {@code <service>.leader}, the guard's broker and client settings. */
     public static TermWriter of(String service, TopicGuard guard, MeterRegistry meters) {
-        return new TermWriter(service + ".leader", guard.bootstrapServers(), guard.clientProperties(),
+        return named(service + ".leader", guard, meters);
+    }
+
+    /**
+     * A writer under a transactional id of its own (one partition's owner, say), with the guard's broker and client
+     * settings.
+     */
+    public static TermWriter named(String transactionalId, TopicGuard guard, MeterRegistry meters) {
+        return new TermWriter(transactionalId, guard.bootstrapServers(), guard.clientProperties(),
                 Duration.ofSeconds(10), config -> new KafkaProducer<>(config, new ByteArraySerializer(),
                         new ByteArraySerializer()), meters);
     }

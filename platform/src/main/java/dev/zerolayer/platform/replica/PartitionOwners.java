@@ -15,6 +15,7 @@ import java.util.function.IntFunction;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -24,8 +25,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Replicas sharing the partitions of one input topic through a consumer group, each the only writer of what its
- * partitions produce: on assignment a gained partition's writer (a transactional id of its own for the partition) is
+ * Replicas sharing the partitions of one input topic through a consumer group (cooperative: a rebalance moves only
+ * the partitions that change owner), each the only writer of what its partitions produce: on assignment a gained partition's writer (a transactional id of its own for the partition) is
  * opened, which fences a former owner before anything is read, then the subclass takes the partition over (reads what
  * its state needs, says where to go on from); records of owned partitions are applied to their state; every {@code
  * interval} each owned partition publishes one round, stamped with this replica and the group generation, in one
@@ -111,6 +112,8 @@ public abstract class PartitionOwners<S> implements AutoCloseable {
         config.put(ConsumerConfig.CLIENT_ID_CONFIG, group + "-" + replica);
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false"); // each takeover decides where to go on from
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"); // a fenced writer's records are not state
+        // a rebalance moves only the partitions that change owner: the others go on publishing, not taken over again
+        config.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
         config.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) sessionTimeout.toMillis());
         config.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int) Math.max(500, sessionTimeout.toMillis() / 3));
         consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
