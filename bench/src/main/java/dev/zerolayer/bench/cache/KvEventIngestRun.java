@@ -20,7 +20,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ConsumerGroupListing;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -32,9 +32,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /**
  * KV-event ingestion load against running cache-service replicas: N synthetic nodes each send events at a fixed rate
  * for a duration (each stores 4 new blocks; once a node holds {@code window} blocks, every other event removes its
- * oldest 4), then waits until every replica's KV-event consumer has no lag; prints the lag of each replica over time
- * (the last 8 characters of its consumer group),
- * the index records the leader published, and the CPU the cache-service processes used (utime + stime).
+ * oldest 4), then waits until the node owners and the block owners have no lag; prints the lag of each owner over time
+ * (its client id names its stage and replica), the holdings and index records published, and the CPU the
+ * cache-service processes used (utime + stime).
  *
  * <p>Usage: {@code KvEventIngestRun <bootstrap-servers> [nodes=100] [events-per-node-per-second=20] [seconds=60]
  * [window=4000]}.
@@ -42,6 +42,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 public final class KvEventIngestRun {
 
     private static final int BLOCKS_PER_EVENT = 4;
+    /** cache-service's node owners (input: the KV events) and block owners (input: the holdings). */
+    private static final List<String> OWNER_GROUPS = List.of("cache-service.nodes", "cache-service.blocks");
 
     private KvEventIngestRun() {
     }
@@ -66,6 +68,7 @@ public final class KvEventIngestRun {
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
                 new ByteArraySerializer()); Admin admin = Admin.create(Map.of("bootstrap.servers", servers))) {
             long indexBefore = endOffsets(admin, Topics.CACHE_KV_INDEX);
+            long holdingsBefore = endOffsets(admin, Topics.CACHE_KV_HOLDINGS);
             long cpuBefore = cpuTicks();
             long sent = 0;
             long startNanos = System.nanoTime();
@@ -101,62 +104,55 @@ public final class KvEventIngestRun {
                 }
                 if (tick % perSecond == perSecond - 1) {
                     // a replica's group has offsets once it consumed a first record: listed again every second
-                    System.out.printf("t=%ds sent=%d lag=%s%n", (tick + 1) / perSecond, sent, lags(admin,
-                            cacheGroups(admin)));
+                    System.out.printf("t=%ds sent=%d lag=%s%n", (tick + 1) / perSecond, sent, lags(admin));
                 }
             }
             producer.flush();
             double sendSeconds = (System.nanoTime() - startNanos) / 1e9;
-            List<String> groups = cacheGroups(admin);
-            Map<String, Long> atEnd = lags(admin, groups);
+            Map<String, Long> atEnd = lags(admin);
             Map<String, Long> after = atEnd;
             long drainStart = System.nanoTime();
             while (after.values().stream().anyMatch(lag -> lag > 0)
                     && System.nanoTime() - drainStart < TimeUnit.SECONDS.toNanos(120)) {
                 TimeUnit.MILLISECONDS.sleep(200); // polling the consumers' lag until they caught up
-                after = lags(admin, groups);
+                after = lags(admin);
             }
             double drain = (System.nanoTime() - drainStart) / 1e9;
             double cpu = (cpuTicks() - cpuBefore) / 100.0;
             double elapsed = (System.nanoTime() - startNanos) / 1e9;
             long published = endOffsets(admin, Topics.CACHE_KV_INDEX) - indexBefore;
+            long holdings = endOffsets(admin, Topics.CACHE_KV_HOLDINGS) - holdingsBefore;
             System.out.printf("nodes=%d events=%d (%d blocks each) in %.1fs (%.0f events/s, %.0f blocks/s); lag at "
-                    + "the end of sending %s, drained in %.1fs; index offsets written %d (%.0f/s; records plus one "
-                    + "commit marker per round); cache-service "
+                    + "the end of sending %s, drained in %.1fs; holdings offsets written %d, index offsets written %d "
+                    + "(%.0f/s; records plus one commit marker per partition and round); cache-service "
                     + "CPU %.1f s over %.1f s = %.2f cores (all replicas)%n", nodes, sent, BLOCKS_PER_EVENT,
                     sendSeconds, sent / sendSeconds, sent * BLOCKS_PER_EVENT / sendSeconds, atEnd, drain,
-                    published, published / elapsed, cpu, elapsed, cpu / elapsed);
+                    holdings, published, published / elapsed, cpu, elapsed, cpu / elapsed);
         }
     }
 
-    /** The consumer groups of the cache replicas' KV-event bindings (each replica reads every event). */
-    private static List<String> cacheGroups(Admin admin) throws Exception {
-        List<String> groups = new ArrayList<>();
-        for (ConsumerGroupListing listing : admin.listConsumerGroups().all().get(10, TimeUnit.SECONDS)) {
-            String id = listing.groupId();
-            if (id.startsWith(Topics.CACHE + ".view.")) {
-                Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(id)
-                        .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
-                if (offsets.keySet().stream().anyMatch(tp -> tp.topic().equals(Topics.CACHE_KV_EVENTS))) {
-                    groups.add(id);
-                }
-            }
-        }
-        groups.sort(String::compareTo);
-        return groups;
-    }
-
-    private static Map<String, Long> lags(Admin admin, List<String> groups) throws Exception {
+    /** Per owner (the client id names the stage and the replica), how far its partitions' input is from its end. */
+    private static Map<String, Long> lags(Admin admin) throws Exception {
         Map<String, Long> lags = new java.util.TreeMap<>();
-        for (String group : groups) {
+        Map<String, ConsumerGroupDescription> described = admin.describeConsumerGroups(OWNER_GROUPS).all()
+                .get(10, TimeUnit.SECONDS);
+        for (String group : OWNER_GROUPS) {
             Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
                     .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
+            if (committed.isEmpty()) {
+                continue; // no round yet
+            }
             Map<TopicPartition, OffsetSpec> latest = committed.keySet().stream()
-                    .filter(tp -> tp.topic().equals(Topics.CACHE_KV_EVENTS))
                     .collect(Collectors.toMap(tp -> tp, tp -> OffsetSpec.latest()));
             var ends = admin.listOffsets(latest).all().get(10, TimeUnit.SECONDS);
-            lags.put(group.substring(group.length() - 8), latest.keySet().stream()
-                    .mapToLong(tp -> ends.get(tp).offset() - committed.get(tp).offset()).sum());
+            Map<TopicPartition, String> owners = new java.util.HashMap<>();
+            ConsumerGroupDescription description = described.get(group);
+            if (description != null) {
+                description.members().forEach(member -> member.assignment().topicPartitions()
+                        .forEach(tp -> owners.put(tp, member.clientId())));
+            }
+            committed.forEach((tp, offset) -> lags.merge(owners.getOrDefault(tp, group + " (unassigned)"),
+                    ends.get(tp).offset() - (offset == null ? 0 : offset.offset()), Long::sum));
         }
         return lags;
     }

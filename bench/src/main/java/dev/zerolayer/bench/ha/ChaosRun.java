@@ -94,7 +94,9 @@ public final class ChaosRun {
     }
 
     /** One kill and what followed it. */
-    private record Kill(String module, int replica, String role, long at, long rejoined, long phaseEnd) {
+    /** @param handover for a cache-service kill, when the survivor had taken the killed one's partitions (ns; else 0) */
+    private record Kill(String module, int replica, String role, long at, long handover, long rejoined,
+            long phaseEnd) {
     }
 
     public static void main(String[] args) throws Exception {
@@ -147,16 +149,43 @@ public final class ChaosRun {
                         || c.endsWith("--zerolayer.replica-id=" + service.module() + "-" + replica))
                 .orElse(false)).findFirst().orElseThrow(() -> new IllegalStateException("no process of "
                         + service.module() + "-" + replica));
+        int survivor = 3 - replica;
+        long[] generations = service.module().equals("cache-service") ? ownerGenerations(service.port(survivor))
+                : null;
         long at = System.nanoTime();
         process.destroyForcibly();
         System.err.printf(Locale.ROOT, "chaos: SIGKILL %s-%d (%s, pid %d)%n", service.module(), replica, role,
                 process.pid());
         process.onExit().get();
+        long handover = generations == null ? 0 : awaitHandover(service.port(survivor), generations);
         long rejoined = awaitReadiness(service.port(replica));
         System.err.printf(Locale.ROOT, "chaos: %s-%d ready again after %.1f s%n", service.module(), replica,
                 (rejoined - at) / 1e9);
         Thread.sleep(SETTLE.toMillis()); // the handover settles before the next kill (a measurement window)
-        return new Kill(service.module(), replica, role, at, rejoined, System.nanoTime());
+        return new Kill(service.module(), replica, role, at, handover, rejoined, System.nanoTime());
+    }
+
+    /** The group generations of a cache replica's node owners and block owners, from its stats. */
+    private static long[] ownerGenerations(int port) {
+        return getJson("http://127.0.0.1:" + port + "/v1/cache/stats").map(stats -> new long[] {
+            stats.path("owned").path("nodeGeneration").asLong(-1),
+            stats.path("owned").path("blockGeneration").asLong(-1)}).orElse(new long[] {-1, -1});
+    }
+
+    /**
+     * Polls the surviving cache replica until both of its owner groups have gone through a rebalance since the kill
+     * (the killed replica's partitions moved); returns when (ns), or 0 past the rejoin limit.
+     */
+    private static long awaitHandover(int port, long[] before) throws InterruptedException {
+        long deadline = System.nanoTime() + REJOIN_LIMIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            long[] now = ownerGenerations(port);
+            if (now[0] > before[0] && now[1] > before[1]) {
+                return System.nanoTime();
+            }
+            Thread.sleep(100); // polling the survivor's stats
+        }
+        return 0;
     }
 
     /** The replica whose health says it leads (waits for one). */
@@ -655,17 +684,13 @@ public final class ChaosRun {
             return sorted;
         }
 
-        /**
-         * The longest time (s) between records of the topic within [from, to]: per key for node health, per partition
-         * for the index (each partition has an owner of its own).
-         */
+        /** The longest time (s) between records of the topic (per key for node health) within [from, to]. */
         double longestSilence(String topic, long from, long to) {
             Map<String, List<Long>> times = new HashMap<>();
             for (Seen s : seen) {
                 if (s.topic().equals(topic) && s.timestamp() >= from && s.timestamp() <= to) {
-                    String per = topic.equals(Topics.TELEMETRY_NODE_HEALTH) ? s.key()
-                            : topic.equals(Topics.CACHE_KV_INDEX) ? "partition " + s.partition() : "";
-                    times.computeIfAbsent(per, k -> new ArrayList<>()).add(s.timestamp());
+                    times.computeIfAbsent(topic.equals(Topics.TELEMETRY_NODE_HEALTH) ? s.key() : "", k ->
+                            new ArrayList<>()).add(s.timestamp());
                 }
             }
             long longest = 0;
@@ -693,10 +718,10 @@ public final class ChaosRun {
                 outcomes.stream().filter(Outcome::streaming).count(), load.policyWrites.get(), load.faults.get(),
                 machine()));
         out.append("| kill | replica | client errors (in flight on the killed router) | node health silent (longest, "
-                + "s) | KV index silent (s) | sessions silent (s) | policy writes refused / longest delay (s) | "
-                + "rejoined after (s) |\n|---|---|---|---|---|---|---|---|\n");
-        out.append(String.format(Locale.ROOT, "| baseline (%.0f s before the first kill) | — | %d | %.1f | %.1f | %.1f "
-                + "| — | — |%n", (firstKill - baselineStart) / 1e9, errors(outcomes, baselineStart, firstKill),
+                + "s) | KV index silent (s) | KV index partitions moved after (s) | sessions silent (s) | policy writes "
+                + "refused / longest delay (s) | rejoined after (s) |\n|---|---|---|---|---|---|---|---|---|\n");
+        out.append(String.format(Locale.ROOT, "| baseline (%.0f s before the first kill) | — | %d | %.1f | %.1f | — "
+                + "| %.1f | — | — |%n", (firstKill - baselineStart) / 1e9, errors(outcomes, baselineStart, firstKill),
                 audit.longestSilence(Topics.TELEMETRY_NODE_HEALTH, baselineStart, firstKill),
                 audit.longestSilence(Topics.CACHE_KV_INDEX, baselineStart, firstKill),
                 audit.longestSilence(Topics.CACHE_SESSIONS, baselineStart, firstKill)));
@@ -727,10 +752,12 @@ public final class ChaosRun {
                     delay = Math.max(delay, write[1] - write[0]);
                 }
             }
-            out.append(String.format(Locale.ROOT, "| %d | %s-%d (%s) | %d (%d) | %.1f | %.1f | %.1f | %d / %.1f | %.1f "
-                    + "|%n", i + 1, kill.module(), kill.replica(), kill.role(), phaseErrors, phaseInFlight,
+            out.append(String.format(Locale.ROOT, "| %d | %s-%d (%s) | %d (%d) | %.1f | %.1f | %s | %.1f | %d / %.1f | "
+                    + "%.1f |%n", i + 1, kill.module(), kill.replica(), kill.role(), phaseErrors, phaseInFlight,
                     audit.longestSilence(Topics.TELEMETRY_NODE_HEALTH, kill.at(), end),
                     audit.longestSilence(Topics.CACHE_KV_INDEX, kill.at(), end),
+                    kill.handover() == 0 ? "—" : String.format(Locale.ROOT, "%.1f", (kill.handover() - kill.at())
+                            / 1e9),
                     audit.longestSilence(Topics.CACHE_SESSIONS, kill.at(), end), refusals, delay / 1e9,
                     (kill.rejoined() - kill.at()) / 1e9));
         }

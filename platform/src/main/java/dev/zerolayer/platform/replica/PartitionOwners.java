@@ -31,7 +31,9 @@ import org.slf4j.LoggerFactory;
  * its state needs, says where to go on from); records of owned partitions are applied to their state; every {@code
  * interval} each owned partition publishes one round, stamped with this replica and the group generation, in one
  * transaction, or keeps it for the next; a revoked partition publishes what is left before the revocation completes; a
- * lost one closes its writer. One thread polls, applies and publishes: a partition's state is never shared.
+ * lost one closes its writer; the group's offsets are committed after each round, to show the owners' lag (a takeover
+ * goes on from where it says, not from them). One thread polls, applies and publishes: a partition's state is never
+ * shared.
  *
  * @param <S> one owned partition's state
  */
@@ -110,7 +112,7 @@ public abstract class PartitionOwners<S> implements AutoCloseable {
         config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         config.put(ConsumerConfig.CLIENT_ID_CONFIG, group + "-" + replica);
-        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false"); // each takeover decides where to go on from
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false"); // committed after each round, for lag only
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"); // a fenced writer's records are not state
         // a rebalance moves only the partitions that change owner: the others go on publishing, not taken over again
         config.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
@@ -195,6 +197,13 @@ public abstract class PartitionOwners<S> implements AutoCloseable {
                 if (System.nanoTime() >= nextRound) {
                     try {
                         publish(owned());
+                        // the group's offsets say how far the owners have applied their input (lag monitoring); a
+                        // takeover does not go on from them
+                        consumer.commitAsync((offsets, e) -> {
+                            if (e != null) {
+                                log.debug("{} owners: offsets not committed: {}", topic, e.toString());
+                            }
+                        });
                     } catch (RuntimeException e) {
                         log.warn("{} publication round failed: {}", topic, e.toString()); // the next round retries
                     }
