@@ -165,22 +165,23 @@ public final class ChaosRun {
         return new Kill(service.module(), replica, role, at, handover, rejoined, System.nanoTime());
     }
 
-    /** The group generations of a cache replica's node owners and block owners, from its stats. */
+    /** The group generations of a cache replica's node, block and session owners, from its stats. */
     private static long[] ownerGenerations(int port) {
         return getJson("http://127.0.0.1:" + port + "/v1/cache/stats").map(stats -> new long[] {
             stats.path("owned").path("nodeGeneration").asLong(-1),
-            stats.path("owned").path("blockGeneration").asLong(-1)}).orElse(new long[] {-1, -1});
+            stats.path("owned").path("blockGeneration").asLong(-1),
+            stats.path("owned").path("sessionGeneration").asLong(-1)}).orElse(new long[] {-1, -1, -1});
     }
 
     /**
-     * Polls the surviving cache replica until both of its owner groups have gone through a rebalance since the kill
+     * Polls the surviving cache replica until each of its owner groups has gone through a rebalance since the kill
      * (the killed replica's partitions moved); returns when (ns), or 0 past the rejoin limit.
      */
     private static long awaitHandover(int port, long[] before) throws InterruptedException {
         long deadline = System.nanoTime() + REJOIN_LIMIT.toNanos();
         while (System.nanoTime() < deadline) {
             long[] now = ownerGenerations(port);
-            if (now[0] > before[0] && now[1] > before[1]) {
+            if (now[0] > before[0] && now[1] > before[1] && now[2] > before[2]) {
                 return System.nanoTime();
             }
             Thread.sleep(100); // polling the survivor's stats
@@ -718,7 +719,7 @@ public final class ChaosRun {
                 outcomes.stream().filter(Outcome::streaming).count(), load.policyWrites.get(), load.faults.get(),
                 machine()));
         out.append("| kill | replica | client errors (in flight on the killed router) | node health silent (longest, "
-                + "s) | KV index silent (s) | KV index partitions moved after (s) | sessions silent (s) | policy writes "
+                + "s) | KV index silent (s) | KV index and sessions partitions moved after (s) | sessions silent (s) | policy writes "
                 + "refused / longest delay (s) | rejoined after (s) |\n|---|---|---|---|---|---|---|---|---|\n");
         out.append(String.format(Locale.ROOT, "| baseline (%.0f s before the first kill) | — | %d | %.1f | %.1f | — "
                 + "| %.1f | — | — |%n", (firstKill - baselineStart) / 1e9, errors(outcomes, baselineStart, firstKill),

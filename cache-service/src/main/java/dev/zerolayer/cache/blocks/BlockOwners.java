@@ -6,7 +6,6 @@ import dev.zerolayer.contracts.cache.KvHoldingEntry;
 import dev.zerolayer.contracts.cache.KvIndexEntry;
 import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.contracts.event.EventChecks;
-import dev.zerolayer.contracts.event.InvalidEventException;
 import dev.zerolayer.contracts.event.Writer;
 import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.events.RecordKeys;
@@ -22,8 +21,6 @@ import java.util.Map;
 import java.util.function.IntFunction;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The block owners of cache-service (docs/ha.md, "Partitioned ownership"): the owner of {@code cache.kv-holdings.v1}
@@ -32,8 +29,6 @@ import org.slf4j.LoggerFactory;
  * reconciles with the other, so that it sends exactly the difference.
  */
 public final class BlockOwners extends PartitionOwners<BlockOwners.Blocks> {
-
-    private static final Logger log = LoggerFactory.getLogger(BlockOwners.class);
 
     /** The consumer group the block owners share. */
     public static final String GROUP = "cache-service.blocks";
@@ -71,7 +66,7 @@ public final class BlockOwners extends PartitionOwners<BlockOwners.Blocks> {
         CompactedTopicReader reader = new CompactedTopicReader(bootstrapServers(), clientProperties());
         Map<Integer, Long> ends = reader.readPartitionsToEnd(Topics.CACHE_KV_HOLDINGS_TOPIC, GROUP, gained.keySet(),
                 (record, entry) -> gained.get(record.partition()).fold().apply(RecordKeys.text(record.key()), entry),
-                BlockOwners::skip, this::running);
+                PartitionOwners::skipUnreadable, this::running);
         Map<Integer, Map<Long, List<String>>> published = new HashMap<>();
         gained.keySet().forEach(p -> published.put(p, new HashMap<>()));
         reader.readPartitionsToEnd(Topics.CACHE_KV_INDEX_TOPIC, GROUP, gained.keySet(), (record, entry) -> {
@@ -81,7 +76,7 @@ public final class BlockOwners extends PartitionOwners<BlockOwners.Blocks> {
             } else {
                 published.get(record.partition()).put(block, entry.nodes());
             }
-        }, BlockOwners::skip, this::running);
+        }, PartitionOwners::skipUnreadable, this::running);
         gained.forEach((p, blocks) -> blocks.index().reconcile(published.get(p)));
         return ends;
     }
@@ -93,7 +88,7 @@ public final class BlockOwners extends PartitionOwners<BlockOwners.Blocks> {
             blocks.fold().apply(key, record.value() == null ? null
                     : EventCodec.decode(record.value(), KvHoldingEntry.class, key));
         } catch (RuntimeException e) {
-            skip(record, e);
+            skipUnreadable(record, e);
         }
     }
 
@@ -118,13 +113,5 @@ public final class BlockOwners extends PartitionOwners<BlockOwners.Blocks> {
                 blocks.index().requeue(changes.get(j).blockHash(), before[j]);
             }
         });
-    }
-
-    private static void skip(ConsumerRecord<byte[], byte[]> record, RuntimeException e) {
-        if (!(e instanceof InvalidEventException || e instanceof NumberFormatException)) {
-            throw e;
-        }
-        log.warn("skipped unreadable record {} partition {} offset {}: {}", record.topic(), record.partition(),
-                record.offset(), e.getMessage());
     }
 }

@@ -1,5 +1,6 @@
 package dev.zerolayer.cache.config;
 
+import dev.zerolayer.cache.bridge.BridgeTakeover;
 import dev.zerolayer.cache.bridge.VllmKvBridge;
 import dev.zerolayer.cache.decisions.DecisionsPerNode;
 import dev.zerolayer.cache.blocks.BlockOwners;
@@ -9,13 +10,10 @@ import dev.zerolayer.cache.ingest.NodeOwners;
 import dev.zerolayer.cache.lookup.PrefixLookup;
 import dev.zerolayer.cache.nodes.Maintenance;
 import dev.zerolayer.cache.nodes.NodeStates;
-import dev.zerolayer.cache.ownership.IndexOwnership;
-import dev.zerolayer.cache.publication.CachePublisher;
-import dev.zerolayer.cache.publication.CacheTakeover;
-import dev.zerolayer.cache.publication.KafkaOutbox;
-import dev.zerolayer.cache.publication.Outbox;
+import dev.zerolayer.cache.ownership.CacheOwners;
 import dev.zerolayer.cache.restore.RestoreGate;
 import dev.zerolayer.cache.restore.StateRestorer;
+import dev.zerolayer.cache.session.SessionOwners;
 import dev.zerolayer.cache.session.SessionRules;
 import dev.zerolayer.cache.session.SessionTracker;
 import dev.zerolayer.cache.stats.HitRatioWindow;
@@ -42,8 +40,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The service's beans: consumers (bound in application.yml), the index's partitioned owners and this replica's view of
- * it, sessions, publication, restore and bridge.
+ * The service's beans: consumers (bound in application.yml), the partition owners of the index and the sessions, this
+ * replica's view of the index, restore, and the leader's vLLM bridge.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(CacheProperties.class)
@@ -79,32 +77,17 @@ public class CacheConfiguration {
         return new HitRatioWindow(clock, properties.hitWindow());
     }
 
-    /** The sessions and prewarm commands go out through the leader's transactional writer (platform's). */
-    @Bean
-    Outbox outbox(TermWriter termWriter) {
-        return new KafkaOutbox(termWriter);
-    }
-
+    /** The replica that leads (group {@code cache-service.leader}) runs the vLLM bridge. */
     @Bean
     Leadership leadership(ReplicaId replica, ReplicaAddress address, TopicGuard guard, ZeroLayerProperties platform,
             Clock clock) {
         return Leadership.over(Topics.CACHE_SESSIONS, platform, replica, address, guard, clock);
     }
 
-    /** A publisher that writes nothing until {@link CacheTakeover} makes it write under this replica's term. */
     @Bean
-    CachePublisher cachePublisher(SessionTracker sessions, Outbox outbox, Clock clock, CacheProperties properties,
-            RestoreGate gate, MeterRegistry meters) {
-        CachePublisher publisher = new CachePublisher(sessions, outbox, clock, properties.publishInterval(),
-                properties.session().maxQueuedPrewarms(), gate::isOpen, meters);
-        publisher.follow();
-        return publisher;
-    }
-
-    @Bean
-    CacheTakeover cacheTakeover(CachePublisher publisher, VllmKvBridge bridge, RestoreGate gate, TopicGuard guard,
-            Leadership leadership, TermWriter termWriter) {
-        return new CacheTakeover(publisher, bridge, gate, guard, leadership, termWriter);
+    BridgeTakeover bridgeTakeover(VllmKvBridge bridge, TopicGuard guard, Leadership leadership,
+            TermWriter termWriter) {
+        return new BridgeTakeover(bridge, guard, leadership, termWriter);
     }
 
     @Bean
@@ -162,16 +145,29 @@ public class CacheConfiguration {
                 properties.publishInterval(), properties.ownerTimeout(), clock);
     }
 
+    /**
+     * The owners of {@code cache.sessions.v1}'s partitions: each publishes its sessions and the prewarm commands they
+     * trigger (transactional id {@code cache-service.sessions-p<partition>}).
+     */
     @Bean
-    IndexOwnership indexOwnership(NodeOwners nodes, BlockOwners blocks, RestoreGate gate) {
-        return new IndexOwnership(nodes, blocks, gate);
+    SessionOwners sessionOwners(ReplicaId replica, TopicGuard guard, SessionTracker sessions,
+            CacheProperties properties, Clock clock, MeterRegistry meters) {
+        return new SessionOwners(replica.value(), guard.bootstrapServers(), guard.clientProperties(),
+                p -> TermWriter.named("cache-service.sessions-p" + p, guard, meters), sessions,
+                properties.session().maxQueuedPrewarms(), properties.publishInterval(), properties.ownerTimeout(),
+                clock, meters);
+    }
+
+    @Bean
+    CacheOwners cacheOwners(NodeOwners nodes, BlockOwners blocks, SessionOwners sessions, RestoreGate gate) {
+        return new CacheOwners(nodes, blocks, sessions, gate);
     }
 
     @Bean
     DecisionsPerNode routerDecisions(EventReader reader, DeadLetters deadLetters, RestoreGate gate, Clock clock,
-            HitRatioWindow hits, NodeOwners nodes, SessionTracker sessions, CachePublisher publisher) {
+            HitRatioWindow hits, NodeOwners nodes, SessionTracker sessions, SessionOwners owners) {
         return new DecisionsPerNode(reader, deadLetters, gate, clock, hits, nodes::observe, sessions,
-                publisher::prewarm);
+                owners::prewarm);
     }
 
     @Bean

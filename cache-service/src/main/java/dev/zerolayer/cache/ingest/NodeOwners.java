@@ -149,7 +149,7 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
                     if (event != null) {
                         gained.get(record.partition()).ingest().apply(event);
                     }
-                }, NodeOwners::skip,
+                }, PartitionOwners::skipUnreadable,
                 this::running);
         Map<Integer, Map<Long, List<String>>> published = new HashMap<>();
         gained.keySet().forEach(q -> published.put(q, new HashMap<>()));
@@ -164,7 +164,7 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
             } else {
                 mine.put(KvHoldingEntry.blockOf(key), entry.nodes());
             }
-        }, NodeOwners::skip, this::running);
+        }, PartitionOwners::skipUnreadable, this::running);
         gained.forEach((q, nodes) -> {
             ApproximateBlocks estimated = elsewhere.remove(q);
             if (estimated != null) {
@@ -261,13 +261,5 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
                 nodes.index().requeue(changes.get(j).blockHash(), before[j]);
             }
         });
-    }
-
-    private static void skip(ConsumerRecord<byte[], byte[]> record, RuntimeException e) {
-        if (!(e instanceof InvalidEventException || e instanceof NumberFormatException)) {
-            throw e;
-        }
-        log.warn("skipped unreadable record {} partition {} offset {}: {}", record.topic(), record.partition(),
-                record.offset(), e.getMessage());
     }
 }

@@ -23,7 +23,8 @@ import java.util.function.Predicate;
  * when the sticky node may no longer be stuck to — not HEALTHY or overloaded — and after {@code moveAfter} consecutive
  * requests served elsewhere otherwise), its recent prompts' leading blocks and its streak of consecutive similar
  * prompts; a streak of {@code prewarmStreak} asks the sticky node to prewarm the blocks those prompts share, at most
- * once per {@code prewarmInterval}. Changed sessions are drained for publication; idle and surplus ones for tombstones.
+ * once per {@code prewarmInterval}. Changed sessions are drained for publication; idle and surplus ones for tombstones
+ * (all of them, or one partition's).
  */
 public final class SessionTracker {
 
@@ -150,16 +151,31 @@ public final class SessionTracker {
 
     /** What changed since the last drain: sessions to publish, session hashes to tombstone. */
     public synchronized Drained drain(Instant now) {
-        List<SessionEntry> entries = new ArrayList<>(changed.size());
-        for (String hash : changed) {
+        return drain(now, hash -> true);
+    }
+
+    /** What changed since the last drain among the sessions {@code mine} accepts (one partition's); the rest wait. */
+    public synchronized Drained drain(Instant now, Predicate<String> mine) {
+        List<SessionEntry> entries = new ArrayList<>();
+        for (Iterator<String> it = changed.iterator(); it.hasNext();) {
+            String hash = it.next();
+            if (!mine.test(hash)) {
+                continue;
+            }
+            it.remove();
             Session session = sessions.get(hash);
             if (session != null) {
                 entries.add(entry(hash, session, now));
             }
         }
-        changed.clear();
-        List<String> removed = List.copyOf(forgotten);
-        forgotten.clear();
+        List<String> removed = new ArrayList<>();
+        for (Iterator<String> it = forgotten.iterator(); it.hasNext();) {
+            String hash = it.next();
+            if (mine.test(hash)) {
+                it.remove();
+                removed.add(hash);
+            }
+        }
         return new Drained(entries, removed);
     }
 
@@ -169,24 +185,34 @@ public final class SessionTracker {
      * replica missed) is taken as published, and idles out as any other (a replica taking over from another).
      */
     public synchronized void reconcile(Map<String, SessionEntry> published, Instant now) {
-        changed.clear();
-        forgotten.clear();
+        reconcile(published, now, hash -> true);
+    }
+
+    /** As {@link #reconcile(Map, Instant)}, for the sessions {@code mine} accepts (one partition's) only. */
+    public synchronized void reconcile(Map<String, SessionEntry> published, Instant now, Predicate<String> mine) {
+        changed.removeIf(mine);
+        forgotten.removeIf(mine);
         sessions.forEach((hash, session) -> {
-            if (!entry(hash, session, now).sameAffinity(published.get(hash))) {
+            if (mine.test(hash) && !entry(hash, session, now).sameAffinity(published.get(hash))) {
                 changed.add(hash);
             }
         });
-        published.values().stream().filter(entry -> !sessions.containsKey(entry.sessionHash()))
-                .forEach(this::restore);
+        published.values().stream().filter(entry -> mine.test(entry.sessionHash())
+                && !sessions.containsKey(entry.sessionHash())).forEach(this::restore);
         evictSurplus();
     }
 
     /** Forgets what changed since the last drain (a replica that does not publish); returns how many sessions. */
     public synchronized int discardChanges() {
+        return discardChanges(hash -> true);
+    }
+
+    /** Forgets what changed among the sessions {@code others} accepts (those another replica publishes). */
+    public synchronized int discardChanges(Predicate<String> others) {
         int pending = changed.size() + forgotten.size();
-        changed.clear();
-        forgotten.clear();
-        return pending;
+        changed.removeIf(others);
+        forgotten.removeIf(others);
+        return pending - changed.size() - forgotten.size();
     }
 
     /** Publication failed: marks the sessions changed again and the tombstones pending again. */

@@ -6,6 +6,7 @@ import dev.zerolayer.cache.index.BlockIndex;
 import dev.zerolayer.cache.ingest.KvEventIngest;
 import dev.zerolayer.cache.ingest.NodeOwners;
 import dev.zerolayer.cache.restore.StateRestorer;
+import dev.zerolayer.cache.session.SessionOwners;
 import dev.zerolayer.cache.session.SessionTracker;
 import dev.zerolayer.cache.stats.HitRatioWindow;
 import dev.zerolayer.contracts.telemetry.NodeHealth;
@@ -33,6 +34,7 @@ public class CacheStatsController {
     private final BlockIndex index;
     private final NodeOwners nodeOwners;
     private final BlockOwners blockOwners;
+    private final SessionOwners sessionOwners;
     private final DecisionsPerNode decisions;
     private final HitRatioWindow hits;
     private final SessionTracker sessions;
@@ -40,11 +42,12 @@ public class CacheStatsController {
     private final StateRestorer restorer;
 
     public CacheStatsController(BlockIndex index, NodeOwners nodeOwners, BlockOwners blockOwners,
-            DecisionsPerNode decisions, HitRatioWindow hits, SessionTracker sessions, CompactedView<NodeHealth> health,
+            SessionOwners sessionOwners, DecisionsPerNode decisions, HitRatioWindow hits, SessionTracker sessions, CompactedView<NodeHealth> health,
             StateRestorer restorer) {
         this.index = index;
         this.nodeOwners = nodeOwners;
         this.blockOwners = blockOwners;
+        this.sessionOwners = sessionOwners;
         this.decisions = decisions;
         this.hits = hits;
         this.sessions = sessions;
@@ -93,6 +96,8 @@ public class CacheStatsController {
         ownership.put("nodeGeneration", nodeOwners.generation());
         ownership.put("blockPartitions", new TreeSet<>(blockOwners.owned()));
         ownership.put("blockGeneration", blockOwners.generation());
+        ownership.put("sessionPartitions", new TreeSet<>(sessionOwners.owned()));
+        ownership.put("sessionGeneration", sessionOwners.generation());
         body.put("owned", ownership);
         StateRestorer.Restored restored = restorer.restored();
         body.put("restored", restored == null ? null

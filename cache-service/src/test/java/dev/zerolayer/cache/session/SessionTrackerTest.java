@@ -167,4 +167,34 @@ class SessionTrackerTest {
         assertThat(sessions.get("s3", clock.instant())).hasValueSatisfying(e -> assertThat(e.stickyNode())
                 .isEqualTo("c"));
     }
+
+    @Test
+    void oneOwnersPartitionIsDrainedReconciledAndDiscardedApartFromTheOthers() {
+        java.util.function.Predicate<String> mine = hash -> hash.equals("s1") || hash.equals("s3");
+        send("s1", "a", 1, 2);
+        send("s2", "b", 5);
+
+        // the owner of s1's partition drains s1 only; s2 waits for its own owner
+        assertThat(sessions.drain(clock.instant(), mine).entries()).extracting(SessionEntry::sessionHash)
+                .containsExactly("s1");
+        send("s1", "a", 1, 2, 3);
+        // another replica owns s2: its change is forgotten here, s1's is kept
+        assertThat(sessions.discardChanges(mine.negate())).isEqualTo(1);
+        assertThat(sessions.drain(clock.instant()).entries()).extracting(SessionEntry::sessionHash)
+                .containsExactly("s1");
+
+        // taking a partition over: only its sessions are compared with the topic and adopted
+        SessionEntry oldS1 = new SessionEntry("e", clock.instant(), 1, "s1", "z", List.of(List.of(1L)), 1);
+        SessionEntry s3 = new SessionEntry("e", clock.instant(), 1, "s3", "c", List.of(List.of(9L)), 1);
+        SessionEntry s4 = new SessionEntry("e", clock.instant(), 1, "s4", "d", List.of(List.of(8L)), 1);
+        send("s2", "b", 5, 6);
+        sessions.reconcile(Map.of("s1", oldS1, "s3", s3, "s4", s4), clock.instant(), mine);
+
+        assertThat(sessions.get("s3", clock.instant())).isPresent();
+        assertThat(sessions.get("s4", clock.instant())).as("another partition's").isEmpty();
+        assertThat(sessions.drain(clock.instant(), mine).entries()).extracting(SessionEntry::sessionHash)
+                .containsExactly("s1");
+        assertThat(sessions.drain(clock.instant()).entries()).extracting(SessionEntry::sessionHash)
+                .as("another partition's change left pending").containsExactly("s2");
+    }
 }

@@ -1,5 +1,6 @@
 package dev.zerolayer.platform.replica;
 
+import dev.zerolayer.contracts.event.InvalidEventException;
 import dev.zerolayer.contracts.event.Writer;
 import dev.zerolayer.platform.leader.TermWriter;
 import java.time.Duration;
@@ -41,10 +42,15 @@ public abstract class PartitionOwners<S> implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(PartitionOwners.class);
 
-    /** One publication round of a partition: its records, and what to do when they could not be sent. */
-    public record Round(List<ProducerRecord<byte[], byte[]>> records, Runnable notSent) {
+    /** One publication round of a partition: its records, and what to do once they were sent, or could not be. */
+    public record Round(List<ProducerRecord<byte[], byte[]>> records, Runnable sent, Runnable notSent) {
 
         public static final Round EMPTY = new Round(List.of(), () -> { });
+
+        /** A round with nothing to do once sent. */
+        public Round(List<ProducerRecord<byte[], byte[]>> records, Runnable notSent) {
+            this(records, () -> { }, notSent);
+        }
     }
 
     private final String topic;
@@ -98,6 +104,22 @@ public abstract class PartitionOwners<S> implements AutoCloseable {
 
     /** What partition {@code partition} publishes now, stamped {@code stamp}. */
     protected abstract Round round(int partition, S state, Writer stamp);
+
+    /**
+     * For a takeover's read: a record that cannot be read (not an event of its topic, or a key that is no number where
+     * one is due) is logged and skipped; anything else is thrown, and the takeover fails and rejoins.
+     */
+    protected static void skipUnreadable(ConsumerRecord<byte[], byte[]> record, RuntimeException e) {
+        if (!(e instanceof InvalidEventException || e instanceof NumberFormatException)) {
+            throw e;
+        }
+        log.warn("skipped unreadable record {} partition {} offset {}: {}", record.topic(), record.partition(),
+                record.offset(), e.getMessage());
+    }
+
+    /** After each round of every owned partition ({@code owned}), on the polling thread. */
+    protected void roundsDone(Set<Integer> owned) {
+    }
 
     /** A partition this replica no longer owns (revoked after its last round, or lost); its state, to keep or not. */
     protected void released(int partition, S state) {
@@ -196,7 +218,9 @@ public abstract class PartitionOwners<S> implements AutoCloseable {
                 }
                 if (System.nanoTime() >= nextRound) {
                     try {
-                        publish(owned());
+                        Set<Integer> owning = owned();
+                        publish(owning);
+                        roundsDone(owning);
                         // the group's offsets say how far the owners have applied their input (lag monitoring); a
                         // takeover does not go on from them
                         consumer.commitAsync((offsets, e) -> {
@@ -246,7 +270,9 @@ public abstract class PartitionOwners<S> implements AutoCloseable {
                 continue;
             }
             TermWriter.Outcome outcome = partition.writer().write(round.records());
-            if (outcome != TermWriter.Outcome.COMMITTED) {
+            if (outcome == TermWriter.Outcome.COMMITTED) {
+                round.sent().run();
+            } else {
                 round.notSent().run();
                 log.warn("{} round of partition {} not published ({}): {} records stay pending", topic, p, outcome,
                         round.records().size());

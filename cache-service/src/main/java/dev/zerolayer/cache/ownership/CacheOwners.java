@@ -3,28 +3,32 @@ package dev.zerolayer.cache.ownership;
 import dev.zerolayer.cache.blocks.BlockOwners;
 import dev.zerolayer.cache.ingest.NodeOwners;
 import dev.zerolayer.cache.restore.RestoreGate;
+import dev.zerolayer.cache.session.SessionOwners;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Runs this replica's part of publishing the index: once its restore has read back the node states (so that a node
- * DOWN past the grace period is known before any takeover), it joins the node owners and the block owners; on stop it
- * leaves both, node owners first, each publishing what its partitions have left before another replica takes them.
+ * Runs this replica's partition owners: once its restore has read back the node states and the sessions (so that a
+ * node DOWN past the grace period is known before any takeover), it joins the node owners, the block owners and the
+ * session owners; on stop it leaves them, node owners first, each publishing what its partitions have left before
+ * another replica takes them.
  */
-public class IndexOwnership implements SmartLifecycle {
+public class CacheOwners implements SmartLifecycle {
 
-    private static final Logger log = LoggerFactory.getLogger(IndexOwnership.class);
+    private static final Logger log = LoggerFactory.getLogger(CacheOwners.class);
 
     private final NodeOwners nodes;
     private final BlockOwners blocks;
+    private final SessionOwners sessions;
     private final RestoreGate restored;
     private volatile Thread joining;
     private volatile boolean running;
 
-    public IndexOwnership(NodeOwners nodes, BlockOwners blocks, RestoreGate restored) {
+    public CacheOwners(NodeOwners nodes, BlockOwners blocks, SessionOwners sessions, RestoreGate restored) {
         this.nodes = nodes;
         this.blocks = blocks;
+        this.sessions = sessions;
         this.restored = restored;
     }
 
@@ -41,8 +45,9 @@ public class IndexOwnership implements SmartLifecycle {
                 if (running) {
                     nodes.start();
                     blocks.start();
-                    log.info("joined the node owners ({}) and the block owners ({})", NodeOwners.GROUP,
-                            BlockOwners.GROUP);
+                    sessions.start();
+                    log.info("joined the node owners ({}), the block owners ({}) and the session owners ({})",
+                            NodeOwners.GROUP, BlockOwners.GROUP, SessionOwners.GROUP);
                 }
             }
         }, "cache-index-owners-join");
@@ -63,6 +68,7 @@ public class IndexOwnership implements SmartLifecycle {
         }
         nodes.close();
         blocks.close();
+        sessions.close();
     }
 
     @Override
@@ -70,7 +76,7 @@ public class IndexOwnership implements SmartLifecycle {
         return running;
     }
 
-    /** Stops with the publisher: after the input bindings, before the output bindings. */
+    /** Stops after the input bindings (phase MAX_VALUE - 3000) and before the output bindings (MIN_VALUE + 1000). */
     @Override
     public int getPhase() {
         return Integer.MAX_VALUE - 4000;
