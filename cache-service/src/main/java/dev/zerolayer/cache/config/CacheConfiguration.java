@@ -106,10 +106,10 @@ public class CacheConfiguration {
         return new DeadLetters(bridge, Topics.CACHE);
     }
 
-    /** This replica's view of the published index (lookups, stats), bound to {@code cache.kv-index.v1}. */
+    /** This replica's view of the published index (lookups, stats), read from {@code cache.kv-index.v1}. */
     @Bean
-    IndexView kvIndex(EventReader reader, BlockIndex index, RestoreGate gate) {
-        return new IndexView(reader, index, gate);
+    IndexView indexView(BlockIndex index, RestoreGate gate, TopicGuard guard) {
+        return new IndexView(index, gate, guard.bootstrapServers(), guard.clientProperties());
     }
 
     /**

@@ -2,38 +2,50 @@ package dev.zerolayer.cache.index;
 
 import dev.zerolayer.cache.restore.RestoreGate;
 import dev.zerolayer.contracts.cache.KvIndexEntry;
+import dev.zerolayer.contracts.codec.EventCodec;
+import dev.zerolayer.contracts.event.InvalidEventException;
 import dev.zerolayer.contracts.topics.Topics;
-import dev.zerolayer.platform.events.EventReader;
-import dev.zerolayer.platform.events.PoisonEventException;
+import dev.zerolayer.platform.events.RecordKeys;
+import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.kafka.support.KafkaHeaders;
-import org.springframework.messaging.Message;
+import org.springframework.context.SmartLifecycle;
 
 /**
  * This replica's copy of the published index ({@code cache.kv-index.v1}), for lookups and stats: the restore reads the
- * topic back up to its end offsets at start, then each later record sets its block's holders and a tombstone forgets
- * the block (the records the restore read are skipped when the binding reads them again, so the copy never steps back
- * to an older value); nothing here is published (the partitions' owners publish).
+ * topic back up to its end offsets at start, then a consumer of its own (no group: every partition, from those ends,
+ * so the copy never steps back to an older value) sets each later record's block holders, and a tombstone forgets the
+ * block; nothing here is published (the partitions' owners publish).
  */
-public class IndexView implements Consumer<Message<byte[]>> {
+public class IndexView implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(IndexView.class);
 
-    private final EventReader reader;
     private final BlockIndex index;
     private final RestoreGate gate;
-    /** Per partition, the end offset the restore read up to (exclusive). */
+    private final String bootstrapServers;
+    private final Map<String, ?> clientProperties;
+    /** Per partition, the end offset the restore read up to (exclusive): where the consumer goes on from. */
     private final Map<Integer, Long> restored = new ConcurrentHashMap<>();
+    private volatile boolean running;
+    private volatile KafkaConsumer<byte[], byte[]> consumer;
+    private Thread thread;
 
-    public IndexView(EventReader reader, BlockIndex index, RestoreGate gate) {
-        this.reader = reader;
+    public IndexView(BlockIndex index, RestoreGate gate, String bootstrapServers, Map<String, ?> clientProperties) {
         this.index = index;
         this.gate = gate;
+        this.bootstrapServers = bootstrapServers;
+        this.clientProperties = Map.copyOf(clientProperties);
     }
 
     /** The copy, with the blocks and holders it knows. */
@@ -46,29 +58,88 @@ public class IndexView implements Consumer<Message<byte[]>> {
         restored.putAll(ends);
     }
 
-    @Override
-    public void accept(Message<byte[]> message) {
-        gate.awaitOpen();
-        if (message.getHeaders().get(KafkaHeaders.RECEIVED_PARTITION) instanceof Integer partition
-                && message.getHeaders().get(KafkaHeaders.OFFSET) instanceof Long offset
-                && offset < restored.getOrDefault(partition, 0L)) {
-            return; // read back by the restore already
-        }
-        if (EventReader.isTombstone(message)) {
-            String key = EventReader.keyOf(message);
-            try {
-                index.load(Long.parseUnsignedLong(String.valueOf(key)), List.of());
-            } catch (NumberFormatException e) {
-                log.warn("{} tombstone with a key that is no block hash ignored", Topics.CACHE_KV_INDEX);
-            }
-            return;
-        }
-        KvIndexEntry entry;
+    /** Applies one record of the topic: its block's holders, or a tombstone; an unreadable one is skipped. */
+    public void apply(ConsumerRecord<byte[], byte[]> record) {
+        String key = RecordKeys.text(record.key());
         try {
-            entry = reader.read(message, Topics.CACHE_KV_INDEX_TOPIC);
-        } catch (PoisonEventException e) {
-            return; // counted and logged by the reader; the router, the topic's reader, dead-letters it
+            if (record.value() == null) {
+                index.load(Long.parseUnsignedLong(String.valueOf(key)), List.of());
+                return;
+            }
+            KvIndexEntry entry = EventCodec.decode(record.value(), KvIndexEntry.class, key);
+            index.load(entry.blockHash(), entry.nodes());
+        } catch (InvalidEventException | NumberFormatException e) {
+            // the router, the topic's reader, dead-letters it
+            log.warn("{} partition {} offset {} skipped: {}", record.topic(), record.partition(), record.offset(),
+                    e.getMessage());
         }
-        index.load(entry.blockHash(), entry.nodes());
+    }
+
+    @Override
+    public synchronized void start() {
+        running = true;
+        thread = new Thread(this::run, "cache-index-view");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private void run() {
+        try {
+            gate.awaitOpen();
+        } catch (IllegalStateException e) {
+            return; // stopped before the restore ended
+        }
+        Map<String, Object> config = new LinkedHashMap<>(clientProperties);
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"); // a fenced owner's writes are not state
+        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+        try (KafkaConsumer<byte[], byte[]> reading = new KafkaConsumer<>(config, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            consumer = reading;
+            List<TopicPartition> partitions = reading.partitionsFor(Topics.CACHE_KV_INDEX, Duration.ofSeconds(30))
+                    .stream().map(info -> new TopicPartition(Topics.CACHE_KV_INDEX, info.partition())).toList();
+            reading.assign(partitions);
+            for (TopicPartition partition : partitions) {
+                reading.seek(partition, restored.getOrDefault(partition.partition(), 0L));
+            }
+            while (running) {
+                for (ConsumerRecord<byte[], byte[]> record : reading.poll(Duration.ofMillis(500))) {
+                    apply(record);
+                }
+            }
+        } catch (WakeupException e) {
+            // stopping
+        } catch (RuntimeException e) {
+            log.error("the view of {} stopped: {}", Topics.CACHE_KV_INDEX, e.toString(), e);
+        } finally {
+            consumer = null;
+        }
+    }
+
+    @Override
+    public void stop() {
+        Thread reading;
+        synchronized (this) {
+            running = false;
+            reading = thread;
+        }
+        KafkaConsumer<byte[], byte[]> now = consumer;
+        if (now != null) {
+            now.wakeup();
+        }
+        if (reading != null) {
+            reading.interrupt(); // a wait for the restore
+            try {
+                reading.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
     }
 }
