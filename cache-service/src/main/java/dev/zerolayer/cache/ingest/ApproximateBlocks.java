@@ -107,12 +107,6 @@ public final class ApproximateBlocks {
         return held != null && held.containsKey(block);
     }
 
-    /** The blocks currently assumed held by a node (a copy). */
-    public synchronized java.util.Set<Long> assumedBlocks(String node) {
-        LinkedHashMap<Long, Long> held = expiries.get(node);
-        return held == null ? java.util.Set.of() : java.util.Set.copyOf(held.keySet());
-    }
-
     /** The assumptions held now: node → block → expiry (epoch milliseconds), oldest first per node (a copy). */
     public synchronized Map<String, LinkedHashMap<Long, Long>> snapshot() {
         Map<String, LinkedHashMap<Long, Long>> copy = new HashMap<>();

@@ -77,16 +77,6 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
     /**
      * @param writers            the writer of one partition (a transactional id of its own), made when it is gained
      * @param holdingsPartitions how many partitions {@code cache.kv-holdings.v1} has
-     */
-    public NodeOwners(String replica, String bootstrapServers, Map<String, ?> clientProperties,
-            IntFunction<TermWriter> writers, int holdingsPartitions, int maxPerRound, Duration interval,
-            Duration sessionTimeout, Clock clock, MeterRegistry meters) {
-        this(replica, bootstrapServers, clientProperties, writers, holdingsPartitions, maxPerRound, interval,
-                sessionTimeout, new Estimates(Duration.ofMinutes(10), 64, 4_096), node -> false, (record, reason) -> { },
-                clock, meters);
-    }
-
-    /**
      * @param gone     whether a node is DOWN past the grace period: its blocks leave the index, and what it stores is
      *                 not added
      * @param refusals takes each live KV-event record that cannot be read (a takeover's replay skips them)
@@ -106,12 +96,17 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
         this.meters = meters;
     }
 
+    /** Estimates of nodes without KV events into {@code index}, as the settings say. */
+    private ApproximateBlocks estimator(BlockIndex index, NodeModes modes) {
+        return new ApproximateBlocks(index, modes, estimates.ttl(), estimates.maxBlocksPerDecision(),
+                estimates.maxBlocksPerNode());
+    }
+
     @Override
     protected Nodes newState(int partition) {
         BlockIndex index = new BlockIndex();
         NodeModes modes = new NodeModes();
-        ApproximateBlocks approximate = new ApproximateBlocks(index, modes, estimates.ttl(),
-                estimates.maxBlocksPerDecision(), estimates.maxBlocksPerNode());
+        ApproximateBlocks approximate = estimator(index, modes);
         return new Nodes(index, new KvEventIngest(index, modes, approximate::forget, gone, meters), modes,
                 approximate);
     }
@@ -132,9 +127,8 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
             if (nodes != null) {
                 nodes.approximate().observe(decision, clock.instant());
             } else {
-                ApproximateBlocks estimated = elsewhere.computeIfAbsent(partition, q -> new ApproximateBlocks(
-                        new BlockIndex(), new NodeModes(), estimates.ttl(), estimates.maxBlocksPerDecision(),
-                        estimates.maxBlocksPerNode()));
+                ApproximateBlocks estimated = elsewhere.computeIfAbsent(partition,
+                        q -> estimator(new BlockIndex(), new NodeModes()));
                 estimated.expire(clock.instant());
                 estimated.observe(decision, clock.instant());
             }
@@ -196,8 +190,7 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
     /** A partition given up keeps its estimates here, for a later takeover. */
     @Override
     protected void released(int partition, Nodes nodes) {
-        ApproximateBlocks kept = new ApproximateBlocks(new BlockIndex(), new NodeModes(), estimates.ttl(),
-                estimates.maxBlocksPerDecision(), estimates.maxBlocksPerNode());
+        ApproximateBlocks kept = estimator(new BlockIndex(), new NodeModes());
         kept.adopt(nodes.approximate().snapshot(), clock.instant());
         elsewhere.put(partition, kept);
     }

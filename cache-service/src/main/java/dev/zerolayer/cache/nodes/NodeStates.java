@@ -53,9 +53,4 @@ public final class NodeStates {
         Instant since = downSince.get(node);
         return since != null && !since.plus(grace).isAfter(now);
     }
-
-    /** Nodes that are DOWN now, with the time of the first DOWN record of the current outage. */
-    public Map<String, Instant> down() {
-        return Map.copyOf(downSince);
-    }
 }

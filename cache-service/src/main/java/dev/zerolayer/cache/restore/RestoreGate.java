@@ -1,8 +1,6 @@
 package dev.zerolayer.cache.restore;
 
-import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /** Holds the stream consumers back until the state published before a restart has been read back. */
 public final class RestoreGate {
@@ -22,11 +20,6 @@ public final class RestoreGate {
 
     public boolean isOpen() {
         return open.getCount() == 0;
-    }
-
-    /** Waits at most {@code timeout} for the gate to open; says whether it is open. */
-    public boolean awaitOpen(Duration timeout) throws InterruptedException {
-        return open.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Waits until the gate opens (the consumer thread blocks; interrupted: returns with the flag set). */

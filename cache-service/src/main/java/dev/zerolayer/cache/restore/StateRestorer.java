@@ -139,11 +139,6 @@ public class StateRestorer implements SmartLifecycle, HealthIndicator {
         }, step::isRunning);
     }
 
-    /** When the restore finished, or null while it runs. */
-    public Instant restoredAt() {
-        return restoredAt;
-    }
-
     /** What was read back, or null while the restore runs. */
     public Restored restored() {
         return restored;

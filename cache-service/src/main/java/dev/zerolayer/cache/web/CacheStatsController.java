@@ -14,6 +14,7 @@ import dev.zerolayer.platform.replica.PartitionOwnership;
 import dev.zerolayer.platform.view.CompactedView;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -59,6 +60,7 @@ public class CacheStatsController {
     public Map<String, Object> stats() {
         SortedMap<String, Integer> held = index.blocksPerNode();
         List<NodeOwners.Nodes> owned = nodeOwners.ownedNodes();
+        Set<Integer> ownedPartitions = nodeOwners.owned();
         SortedMap<String, KvEventIngest.Progress> progress = new TreeMap<>();
         owned.forEach(nodes -> progress.putAll(nodes.ingest().progress()));
         SortedMap<String, Long> sent = decisions.byNode();
@@ -71,7 +73,7 @@ public class CacheStatsController {
         for (String id : ids) {
             KvEventIngest.Progress p = progress.getOrDefault(id, new KvEventIngest.Progress(-1, 0, 0, 0));
             NodeHealth node = states.get(id);
-            nodes.put(id, new NodeStats(held.getOrDefault(id, 0), mode(id, owned),
+            nodes.put(id, new NodeStats(held.getOrDefault(id, 0), mode(id, ownedPartitions, owned),
                     p.lastSequence(), p.stale(), p.gaps(), sent.getOrDefault(id, 0L),
                     node == null ? null : node.state().name()));
         }
@@ -92,7 +94,7 @@ public class CacheStatsController {
         body.put("pendingHoldingsUpdates", owned.stream().mapToInt(n -> n.index().pendingChanges()).sum());
         body.put("staleEventsDropped", owned.stream().mapToLong(n -> n.ingest().staleDropped()).sum());
         Map<String, Object> ownership = new LinkedHashMap<>();
-        ownership.put("nodePartitions", new TreeSet<>(nodeOwners.owned()));
+        ownership.put("nodePartitions", new TreeSet<>(ownedPartitions));
         ownership.put("nodeGeneration", nodeOwners.generation());
         ownership.put("blockPartitions", new TreeSet<>(blockOwners.owned()));
         ownership.put("blockGeneration", blockOwners.generation());
@@ -106,9 +108,9 @@ public class CacheStatsController {
     }
 
     /** How a node's blocks are known: {@code events} or {@code approximate}, or {@code elsewhere} (another replica). */
-    private String mode(String node, List<NodeOwners.Nodes> owned) {
+    private String mode(String node, Set<Integer> ownedPartitions, List<NodeOwners.Nodes> owned) {
         int partitions = nodeOwners.partitionCount();
-        if (partitions == 0 || !nodeOwners.owned().contains(PartitionOwnership.partitionOf(node, partitions))) {
+        if (partitions == 0 || !ownedPartitions.contains(PartitionOwnership.partitionOf(node, partitions))) {
             return "elsewhere";
         }
         return owned.stream().anyMatch(n -> n.modes().reports(node)) ? "events" : "approximate";
