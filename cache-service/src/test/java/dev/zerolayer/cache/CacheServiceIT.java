@@ -430,7 +430,7 @@ class CacheServiceIT {
                 .map(record -> EventCodec.decode(record.value(), PrewarmCommand.class, node)).toList();
     }
 
-    private static byte[] storedBatch(List<Long> hashes) throws IOException {
+    static byte[] storedBatch(List<Long> hashes) throws IOException {
         MessageBufferPacker packer = MessagePack.newDefaultBufferPacker();
         packer.packArrayHeader(2).packDouble(1.0).packArrayHeader(1).packArrayHeader(7).packString("BlockStored")
                 .packArrayHeader(hashes.size());
@@ -441,7 +441,7 @@ class CacheServiceIT {
         return packer.toByteArray();
     }
 
-    private static void zmqSend(ZMQ.Socket pub, String topic, long seq, byte[] payload) {
+    static void zmqSend(ZMQ.Socket pub, String topic, long seq, byte[] payload) {
         pub.send(topic.getBytes(StandardCharsets.UTF_8), ZMQ.SNDMORE);
         pub.send(ByteBuffer.allocate(8).putLong(seq).array(), ZMQ.SNDMORE);
         pub.send(payload, 0);

@@ -16,7 +16,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 import org.zeromq.SocketType;
 import org.zeromq.ZContext;
 import org.zeromq.ZMQ;
@@ -24,14 +23,15 @@ import org.zeromq.ZMQ;
 /**
  * Bridges real vLLM nodes' KV events into {@code cache.kv-events.v1}: one ZeroMQ SUB socket per configured endpoint
  * (connected, subscribed to its topic prefix), each message translated for its node and queued; the queue is handed to
- * the publisher in order from the same thread, in batches of up to {@value #MAX_BATCH} that go out whole or not at all
- * (the leader's transaction, so a relay whose term ended is fenced by the broker), and keeps what the broker did not
- * take (past {@code maxQueued} the oldest are dropped and counted, readers see the gap). Malformed messages are counted in
- * {@code zerolayer_cache_bridge_frames_total{outcome="malformed"}} and skipped. A connection whose ZMTP handshake does
- * not finish within {@code handshakeTimeout} is dropped and reconnected (see {@link #DEFAULT_HANDSHAKE_TIMEOUT}).
- * Not started with the context: the replica that leads runs it (one relay per node, as its sequence is the relay's).
+ * the publisher in order from the same thread, in batches of up to {@value #MAX_BATCH} that go out whole or not at
+ * all (a transaction of its partition's writer, so a relay whose partition moved on is fenced by the broker), and
+ * keeps what the broker did not take (past {@code maxQueued} the oldest are dropped and counted, readers see the gap).
+ * Malformed messages are counted in {@code zerolayer_cache_bridge_frames_total{outcome="malformed"}} and skipped. A
+ * connection whose ZMTP handshake does not finish within {@code handshakeTimeout} is dropped and reconnected (see
+ * {@link #DEFAULT_HANDSHAKE_TIMEOUT}). Started by the owner of its nodes' events partition ({@link VllmRelays}; one
+ * relay per node, as its sequence is the relay's).
  */
-public class VllmKvBridge implements SmartLifecycle {
+public class VllmKvBridge {
 
     private static final Logger log = LoggerFactory.getLogger(VllmKvBridge.class);
 
@@ -195,7 +195,7 @@ public class VllmKvBridge implements SmartLifecycle {
         }
     }
 
-    @Override
+    /** Connects and relays on a thread of its own. */
     public synchronized void start() {
         if (endpoints.isEmpty() || running) {
             return;
@@ -210,7 +210,7 @@ public class VllmKvBridge implements SmartLifecycle {
         worker.start();
     }
 
-    @Override
+    /** Stops relaying and sends what was read, where the publisher still takes it. */
     public synchronized void stop() {
         running = false;
         if (worker != null) {
@@ -224,14 +224,9 @@ public class VllmKvBridge implements SmartLifecycle {
         drain();
     }
 
-    @Override
+    /** Whether it relays. */
     public boolean isRunning() {
         return running;
-    }
-
-    @Override
-    public boolean isAutoStartup() {
-        return false;
     }
 
     /** Events queued and not yet sent. */

@@ -1,7 +1,7 @@
 package dev.zerolayer.cache.config;
 
-import dev.zerolayer.cache.bridge.BridgeTakeover;
 import dev.zerolayer.cache.bridge.VllmKvBridge;
+import dev.zerolayer.cache.bridge.VllmRelays;
 import dev.zerolayer.cache.decisions.DecisionsPerNode;
 import dev.zerolayer.cache.blocks.BlockOwners;
 import dev.zerolayer.cache.index.BlockIndex;
@@ -19,14 +19,11 @@ import dev.zerolayer.cache.session.SessionTracker;
 import dev.zerolayer.cache.stats.HitRatioWindow;
 import dev.zerolayer.contracts.telemetry.NodeHealth;
 import dev.zerolayer.contracts.topics.Topics;
-import dev.zerolayer.platform.config.ZeroLayerProperties;
 import dev.zerolayer.platform.events.DeadLetters;
 import dev.zerolayer.platform.events.EventReader;
 import dev.zerolayer.platform.events.InboundRecord;
 import dev.zerolayer.platform.events.RecordKeys;
-import dev.zerolayer.platform.leader.Leadership;
 import dev.zerolayer.platform.leader.TermWriter;
-import dev.zerolayer.platform.replica.ReplicaAddress;
 import dev.zerolayer.platform.replica.ReplicaId;
 import dev.zerolayer.platform.topics.TopicGuard;
 import dev.zerolayer.platform.view.CompactedView;
@@ -41,7 +38,7 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The service's beans: consumers (bound in application.yml), the partition owners of the index and the sessions, this
- * replica's view of the index, restore, and the leader's vLLM bridge.
+ * replica's view of the index, restore, and the vLLM relays (with their nodes' events partitions).
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(CacheProperties.class)
@@ -77,19 +74,6 @@ public class CacheConfiguration {
         return new HitRatioWindow(clock, properties.hitWindow());
     }
 
-    /** The replica that leads (group {@code cache-service.leader}) runs the vLLM bridge. */
-    @Bean
-    Leadership leadership(ReplicaId replica, ReplicaAddress address, TopicGuard guard, ZeroLayerProperties platform,
-            Clock clock) {
-        return Leadership.over(Topics.CACHE_SESSIONS, platform, replica, address, guard, clock);
-    }
-
-    @Bean
-    BridgeTakeover bridgeTakeover(VllmKvBridge bridge, TopicGuard guard, Leadership leadership,
-            TermWriter termWriter) {
-        return new BridgeTakeover(bridge, guard, leadership, termWriter);
-    }
-
     @Bean
     StateRestorer stateRestorer(TopicGuard guard, IndexView view, SessionTracker sessions, NodeStates states,
             RestoreGate gate, Clock clock, MeterRegistry meters) {
@@ -118,7 +102,7 @@ public class CacheConfiguration {
      */
     @Bean
     NodeOwners nodeOwners(ReplicaId replica, TopicGuard guard, NodeStates states, DeadLetters deadLetters,
-            CacheProperties properties, Clock clock, MeterRegistry meters) {
+            VllmRelays relays, CacheProperties properties, Clock clock, MeterRegistry meters) {
         CacheProperties.Approximate approximate = properties.approximate();
         return new NodeOwners(replica.value(), guard.bootstrapServers(), guard.clientProperties(),
                 q -> TermWriter.named("cache-service.kv-q" + q, guard, meters),
@@ -129,7 +113,7 @@ public class CacheConfiguration {
                 node -> states.downFor(node, properties.downGrace(), clock.instant()),
                 (record, reason) -> deadLetters.send(new InboundRecord(record.topic(), record.partition(),
                         record.offset(), RecordKeys.text(record.key()), record.timestamp(), record.value()), reason),
-                clock, meters);
+                relays, clock, meters);
     }
 
     /**
@@ -181,13 +165,11 @@ public class CacheConfiguration {
                 new FastBlockHasher(properties.blockSize(), properties.hashSeed()), index);
     }
 
+    /** The bridged vLLM nodes' relays, each run by the owner of its node's events partition. */
     @Bean
-    VllmKvBridge vllmKvBridge(CacheProperties properties, TermWriter termWriter, Clock clock, MeterRegistry meters) {
-        return new VllmKvBridge(properties.vllmBridge().endpoints().stream()
-                .map(e -> new VllmKvBridge.Endpoint(e.nodeId(), e.address(), e.topic())).toList(),
-                events -> termWriter.write(events.stream()
-                        .map(event -> TermWriter.record(Topics.CACHE_KV_EVENTS, event)).toList())
-                        == TermWriter.Outcome.COMMITTED, clock, properties.vllmBridge().maxQueued(),
-                properties.vllmBridge().handshakeTimeout(), meters);
+    VllmRelays vllmRelays(CacheProperties properties, Clock clock, MeterRegistry meters) {
+        return new VllmRelays(properties.vllmBridge().endpoints().stream()
+                .map(e -> new VllmKvBridge.Endpoint(e.nodeId(), e.address(), e.topic())).toList(), clock,
+                properties.vllmBridge().maxQueued(), properties.vllmBridge().handshakeTimeout(), meters);
     }
 }

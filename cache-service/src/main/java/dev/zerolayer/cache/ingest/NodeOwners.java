@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntFunction;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -37,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * its blocks. Taking q over, it replays q from the start of its retention, as a restart does, and reconciles with the
  * holdings q published, so that it sends exactly the difference. Every replica estimates every partition's nodes from
  * every decision (those of partitions it does not own apart, publishing nothing), so a new owner goes on with the
- * estimates where the former left them.
+ * estimates where the former left them. The owner of q also relays q's bridged vLLM nodes into q, under q's writer.
  */
 public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
 
@@ -64,6 +65,39 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
         void refuse(ConsumerRecord<byte[], byte[]> record, String reason);
     }
 
+    /** Starts the relays of the nodes whose KV events a partition holds, when it is gained (bridged vLLM nodes). */
+    @FunctionalInterface
+    public interface Relays {
+
+        /** No relays at all. */
+        Relays NONE = (partition, partitions, writer) -> Relay.NONE;
+
+        /** Relays partition {@code partition}'s nodes (of {@code partitions}), writing under {@code writer}. */
+        Relay start(int partition, int partitions, TermWriter writer);
+    }
+
+    /** The relays running for one owned partition. */
+    public interface Relay {
+
+        /** No node relayed. */
+        Relay NONE = new Relay() {
+            @Override
+            public List<String> nodes() {
+                return List.of();
+            }
+
+            @Override
+            public void stop() {
+            }
+        };
+
+        /** The nodes relayed. */
+        List<String> nodes();
+
+        /** Stops relaying, sending what was read first where the writer still takes it. */
+        void stop();
+    }
+
     /** How nodes that send no KV events are estimated: as {@link ApproximateBlocks} takes them. */
     public record Estimates(Duration ttl, int maxBlocksPerDecision, int maxBlocksPerNode) {
     }
@@ -73,6 +107,9 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
     private final Map<Integer, ApproximateBlocks> elsewhere = new HashMap<>();
     private final Predicate<String> gone;
     private final Refusals refusals;
+    private final Relays relays;
+    /** The relays of the owned partitions (started and stopped on the polling thread). */
+    private final Map<Integer, Relay> relaying = new ConcurrentHashMap<>();
 
     /**
      * @param writers            the writer of one partition (a transactional id of its own), made when it is gained
@@ -80,16 +117,18 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
      * @param gone     whether a node is DOWN past the grace period: its blocks leave the index, and what it stores is
      *                 not added
      * @param refusals takes each live KV-event record that cannot be read (a takeover's replay skips them)
+     * @param relays   the relays an owned partition runs (its bridged vLLM nodes)
      */
     public NodeOwners(String replica, String bootstrapServers, Map<String, ?> clientProperties,
             IntFunction<TermWriter> writers, int holdingsPartitions, int maxPerRound, Duration interval,
-            Duration sessionTimeout, Estimates estimates, Predicate<String> gone, Refusals refusals, Clock clock,
-            MeterRegistry meters) {
+            Duration sessionTimeout, Estimates estimates, Predicate<String> gone, Refusals refusals, Relays relays,
+            Clock clock, MeterRegistry meters) {
         super(Topics.CACHE_KV_EVENTS, GROUP, replica, bootstrapServers, clientProperties, writers, interval,
                 sessionTimeout);
         this.estimates = estimates;
         this.gone = gone;
         this.refusals = refusals;
+        this.relays = relays;
         this.holdingsPartitions = holdingsPartitions;
         this.maxPerRound = maxPerRound;
         this.clock = clock;
@@ -187,9 +226,29 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
         return assumed;
     }
 
-    /** A partition given up keeps its estimates here, for a later takeover. */
+    /** A partition taken over relays its bridged vLLM nodes, under its writer. */
+    @Override
+    protected void gained(int partition, Nodes nodes, TermWriter writer) {
+        try {
+            relaying.put(partition, relays.start(partition, partitionCount(), writer));
+        } catch (RuntimeException e) {
+            log.error("the relays of {} partition {} did not start: {}", Topics.CACHE_KV_EVENTS, partition,
+                    e.toString());
+        }
+    }
+
+    /** The bridged vLLM nodes this replica relays now. */
+    public List<String> relayedNodes() {
+        return relaying.values().stream().flatMap(relay -> relay.nodes().stream()).sorted().toList();
+    }
+
+    /** A partition given up stops its relays and keeps its estimates here, for a later takeover. */
     @Override
     protected void released(int partition, Nodes nodes) {
+        Relay relay = relaying.remove(partition);
+        if (relay != null) {
+            relay.stop();
+        }
         ApproximateBlocks kept = estimator(new BlockIndex(), new NodeModes());
         kept.adopt(nodes.approximate().snapshot(), clock.instant());
         elsewhere.put(partition, kept);

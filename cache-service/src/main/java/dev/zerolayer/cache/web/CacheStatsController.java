@@ -100,6 +100,7 @@ public class CacheStatsController {
         ownership.put("blockGeneration", blockOwners.generation());
         ownership.put("sessionPartitions", new TreeSet<>(sessionOwners.owned()));
         ownership.put("sessionGeneration", sessionOwners.generation());
+        ownership.put("relayedVllmNodes", nodeOwners.relayedNodes());
         body.put("owned", ownership);
         StateRestorer.Restored restored = restorer.restored();
         body.put("restored", restored == null ? null

@@ -109,7 +109,7 @@ class PartitionedIndexIT {
             NodeOwners nodes = new NodeOwners(name, broker.bootstrapServers(), Map.of(),
                     q -> writer(broker, "cache-service.kv-q" + q), PARTITIONS, 1_000, Duration.ofMillis(100),
                     Duration.ofSeconds(6), new NodeOwners.Estimates(Duration.ofMinutes(10), 64, 4_096),
-                    gone::contains, (record, reason) -> { }, Clock.systemUTC(), meters);
+                    gone::contains, (record, reason) -> { }, NodeOwners.Relays.NONE, Clock.systemUTC(), meters);
             BlockOwners blocks = new BlockOwners(name, broker.bootstrapServers(), Map.of(),
                     p -> writer(broker, "cache-service.index-p" + p), PARTITIONS, 1_000, Duration.ofMillis(100),
                     Duration.ofSeconds(6), Clock.systemUTC());

@@ -121,7 +121,17 @@ public abstract class PartitionOwners<S> implements AutoCloseable {
     protected void roundsDone(Set<Integer> owned) {
     }
 
-    /** A partition this replica no longer owns (revoked after its last round, or lost); its state, to keep or not. */
+    /**
+     * A partition taken over (its state filled, its records applied from now on), with its open writer, for what else
+     * may write under it while the partition is owned; on the polling thread.
+     */
+    protected void gained(int partition, S state, TermWriter writer) {
+    }
+
+    /**
+     * A partition this replica no longer owns (revoked after its last round, or lost); its state, to keep or not. Called
+     * before its writer closes: what still writes under it may finish (a lost partition's writes are refused).
+     */
     protected void released(int partition, S state) {
     }
 
@@ -245,8 +255,7 @@ public abstract class PartitionOwners<S> implements AutoCloseable {
                 log.debug("closing the {} owners' consumer: {}", topic, e.toString());
             }
             synchronized (this) {
-                owned.values().forEach(o -> o.writer().close());
-                owned.clear();
+                drop(new TreeSet<>(owned.keySet()));
             }
         }
     }
@@ -334,6 +343,7 @@ public abstract class PartitionOwners<S> implements AutoCloseable {
             synchronized (PartitionOwners.this) {
                 owned.putAll(taken);
             }
+            taken.forEach((p, o) -> gained(p, o.state(), o.writer()));
             log.info("{} partitions {} taken over under generation {} in {} ms", topic, gained, generation,
                     (System.nanoTime() - started) / 1_000_000);
         }
@@ -343,8 +353,8 @@ public abstract class PartitionOwners<S> implements AutoCloseable {
         for (int p : partitions) {
             Owned<S> partition = owned.remove(p);
             if (partition != null) {
-                partition.writer().close();
                 released(p, partition.state());
+                partition.writer().close();
             }
         }
     }
