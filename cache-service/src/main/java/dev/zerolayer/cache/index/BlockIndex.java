@@ -124,15 +124,6 @@ public final class BlockIndex {
         });
     }
 
-    /** Forgets every pending change (a replica that does not publish); returns how many there were. */
-    public synchronized int discardChanges() {
-        int pending = dirty.size();
-        if (pending > 0) {
-            dirty = new LongLongMap(1024);
-        }
-        return pending;
-    }
-
     // ---- reads ----
 
     /** The nodes holding a block, sorted by id (empty when none). */

@@ -6,8 +6,8 @@ import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.contracts.event.InvalidEventException;
 import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.events.RecordKeys;
+import dev.zerolayer.platform.topics.StateConsumers;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,7 +16,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -89,13 +88,8 @@ public class IndexView implements SmartLifecycle {
         } catch (IllegalStateException e) {
             return; // stopped before the restore ended
         }
-        Map<String, Object> config = new LinkedHashMap<>(clientProperties);
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"); // a fenced owner's writes are not state
-        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
-        try (KafkaConsumer<byte[], byte[]> reading = new KafkaConsumer<>(config, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> reading = StateConsumers.open(bootstrapServers, clientProperties,
+                Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000))) {
             consumer = reading;
             List<TopicPartition> partitions = reading.partitionsFor(Topics.CACHE_KV_INDEX, Duration.ofSeconds(30))
                     .stream().map(info -> new TopicPartition(Topics.CACHE_KV_INDEX, info.partition())).toList();

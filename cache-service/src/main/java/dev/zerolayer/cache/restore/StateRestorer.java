@@ -17,10 +17,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -65,8 +63,8 @@ public class StateRestorer implements SmartLifecycle, HealthIndicator {
         this.step = new StartupStep("cache-restore", guard, this::restore);
     }
 
-    /** What was read back: index blocks held and sessions, and the nodes named in the index. */
-    public record Restored(int blocks, int sessions, Set<String> nodes, long millis) {
+    /** What was read back: index blocks held and sessions. */
+    public record Restored(int blocks, int sessions, long millis) {
     }
 
     @Override
@@ -77,9 +75,8 @@ public class StateRestorer implements SmartLifecycle, HealthIndicator {
     /** Reads the three topics back, each to the end offsets of now, then opens the gate. */
     private void restore() {
         long started = System.nanoTime();
-        Set<String> nodes = new HashSet<>();
         int[] blocks = new int[1];
-        view.restoredUpTo(readAll(Topics.CACHE_KV_INDEX_TOPIC, (key, entry) -> restoreBlock(key, entry, nodes),
+        view.restoredUpTo(readAll(Topics.CACHE_KV_INDEX_TOPIC, this::restoreBlock,
                 blocks));
         int restoredSessions = readAll(Topics.CACHE_SESSIONS_TOPIC, this::restoreSession);
         readAll(Topics.TELEMETRY_NODE_HEALTH_TOPIC, (key, health) -> {
@@ -87,7 +84,7 @@ public class StateRestorer implements SmartLifecycle, HealthIndicator {
                 nodeHealth.accept(health);
             }
         });
-        restored = new Restored(view.index().blocks(), sessions.size(), Set.copyOf(nodes),
+        restored = new Restored(view.index().blocks(), sessions.size(),
                 (System.nanoTime() - started) / 1_000_000);
         restoredAt = clock.instant();
         log.info("restored {} index records ({} blocks held) and {} session records in {} ms", blocks[0],
@@ -95,13 +92,12 @@ public class StateRestorer implements SmartLifecycle, HealthIndicator {
         gate.open();
     }
 
-    private void restoreBlock(String key, KvIndexEntry entry, Set<String> nodes) {
+    private void restoreBlock(String key, KvIndexEntry entry) {
         long block = Long.parseUnsignedLong(key);
         if (entry == null) {
             view.index().load(block, List.of());
             return;
         }
-        nodes.addAll(entry.nodes());
         view.index().load(block, entry.nodes());
     }
 

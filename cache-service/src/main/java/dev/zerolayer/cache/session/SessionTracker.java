@@ -202,11 +202,6 @@ public final class SessionTracker {
         evictSurplus();
     }
 
-    /** Forgets what changed since the last drain (a replica that does not publish); returns how many sessions. */
-    public synchronized int discardChanges() {
-        return discardChanges(hash -> true);
-    }
-
     /** Forgets what changed among the sessions {@code others} accepts (those another replica publishes). */
     public synchronized int discardChanges(Predicate<String> others) {
         int pending = changed.size() + forgotten.size();

@@ -134,8 +134,7 @@ class BlockIndexTest {
             index.add(3L, node);
         }
         index.add(4L, "n4");
-        assertThat(index.discardChanges()).isEqualTo(4);
-        assertThat(index.drainChanges(10, null)).as("a follower forgets its changes").isEmpty();
+        assertThat(index.drainChanges(10, null)).as("published before").hasSize(4);
 
         // the topic: block 1 as here, block 2 with one holder short, block 3 as here (in another order), block 4
         // missing, and block 5 that nobody holds any more

@@ -3,6 +3,7 @@ package dev.zerolayer.platform.replica;
 import dev.zerolayer.contracts.event.InvalidEventException;
 import dev.zerolayer.contracts.event.Writer;
 import dev.zerolayer.platform.leader.TermWriter;
+import dev.zerolayer.platform.topics.StateConsumers;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
@@ -21,7 +22,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -140,17 +140,14 @@ public abstract class PartitionOwners<S> implements AutoCloseable {
         if (running) {
             return;
         }
-        Map<String, Object> config = new LinkedHashMap<>(clientProperties);
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        Map<String, Object> config = new LinkedHashMap<>(); // offsets committed after each round, for lag only
         config.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         config.put(ConsumerConfig.CLIENT_ID_CONFIG, group + "-" + replica);
-        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false"); // committed after each round, for lag only
-        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"); // a fenced writer's records are not state
         // a rebalance moves only the partitions that change owner: the others go on publishing, not taken over again
         config.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
         config.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) sessionTimeout.toMillis());
         config.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int) Math.max(500, sessionTimeout.toMillis() / 3));
-        consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        consumer = StateConsumers.open(bootstrapServers, clientProperties, config);
         running = true;
         thread = new Thread(this::run, group + "-owners");
         thread.setDaemon(true);

@@ -15,7 +15,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Reads a compacted topic once, every partition from the beginning up to the end offsets seen at the start, with the
@@ -96,19 +95,16 @@ public final class CompactedTopicReader {
             java.util.Collection<Integer> only, PositionedRecordHandler<T> apply,
             BiConsumer<ConsumerRecord<byte[], byte[]>, RuntimeException> unreadable, BooleanSupplier keepGoing) {
         String topic = spec.name();
-        Map<String, Object> config = new LinkedHashMap<>(clientProperties);
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        Map<String, Object> config = new LinkedHashMap<>();
         config.put(ConsumerConfig.GROUP_ID_CONFIG, groupPrefix + ".restore." + UUID.randomUUID());
-        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
-        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"); // a fenced leader's writes are not state
         Duration brokerTimeout = within == null ? BROKER_TIMEOUT : within;
         if (within != null) {
             config.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) within.toMillis());
         }
         long deadline = within == null ? Long.MAX_VALUE : System.nanoTime() + within.toNanos();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer = StateConsumers.open(bootstrapServers, clientProperties,
+                config)) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic, brokerTimeout).stream()
                     .filter(info -> only == null || only.contains(info.partition()))
                     .map(info -> new TopicPartition(topic, info.partition())).toList();

@@ -15,7 +15,6 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -150,15 +149,12 @@ public final class StartupCatchUp implements AutoCloseable {
 
     private KafkaConsumer<byte[], byte[]> probe() {
         if (probe == null) {
-            Map<String, Object> config = new HashMap<>(clientProperties);
-            config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-            config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-            config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+            Map<String, Object> config = new HashMap<>();
             config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1);
             config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none"); // never jump to the end on its own
             // a fetch still waiting at an earlier round's position must not hold up the next round's seek for long
             config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
-            probe = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+            probe = StateConsumers.open(bootstrapServers, clientProperties, config);
         }
         return probe;
     }
