@@ -63,6 +63,27 @@ public final class KraftBroker implements AutoCloseable {
      * credentials is refused. Free ports; {@link #clientProperties()} are the settings a client needs.
      */
     public static KraftBroker createSaslPlain(Path dataDir, String username, String password) {
+        return createSaslPlain(dataDir, username, password, Map.of(), Map.of());
+    }
+
+    /**
+     * A SASL_PLAINTEXT broker, as {@link #createSaslPlain(Path, String, String)}, that authorizes every request by
+     * ACL (KRaft's {@code StandardAuthorizer}; nothing is allowed where no ACL allows it): {@code username} is a super
+     * user (its {@link #clientProperties()} can grant and revoke), each of {@code others} (name to password) may do only
+     * what ACLs grant it. The controller listener, on loopback only, is trusted as it is for the broker itself.
+     */
+    public static KraftBroker createSaslPlainWithAcls(Path dataDir, String username, String password,
+            Map<String, String> others) {
+        Map<String, String> authorizer = new java.util.LinkedHashMap<>();
+        authorizer.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
+        // the broker's own user, the controller listener's unauthenticated loopback peer and the admin
+        authorizer.put("super.users", "User:broker;User:ANONYMOUS;User:" + username);
+        authorizer.put("allow.everyone.if.no.acl.found", "false");
+        return createSaslPlain(dataDir, username, password, others, authorizer);
+    }
+
+    private static KraftBroker createSaslPlain(Path dataDir, String username, String password,
+            Map<String, String> others, Map<String, String> overrides) {
         int brokerPort = freePort();
         int cport = freePort();
         String brokerUser = "broker";
@@ -74,9 +95,12 @@ public final class KraftBroker implements AutoCloseable {
         listeners.put("listener.security.protocol.map", "SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT");
         listeners.put("sasl.enabled.mechanisms", "PLAIN");
         listeners.put("sasl.mechanism.inter.broker.protocol", "PLAIN");
-        listeners.put("listener.name.sasl_plaintext.plain.sasl.jaas.config", plainJaas(brokerUser, brokerPassword)
-                .replace(";", " user_" + brokerUser + "=\"" + brokerPassword + "\" user_" + username + "=\""
-                        + password + "\";"));
+        StringBuilder users = new StringBuilder(" user_" + brokerUser + "=\"" + brokerPassword + "\" user_" + username
+                + "=\"" + password + "\"");
+        others.forEach((name, secret) -> users.append(" user_").append(name).append("=\"").append(secret).append('"'));
+        listeners.put("listener.name.sasl_plaintext.plain.sasl.jaas.config",
+                plainJaas(brokerUser, brokerPassword).replace(";", users + ";"));
+        listeners.putAll(overrides);
         return new KraftBroker(dataDir, brokerPort, cport, listeners, saslPlainClient(username, password));
     }
 
