@@ -11,6 +11,7 @@ import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.events.RecordKeys;
 import dev.zerolayer.platform.leader.TermWriter;
 import dev.zerolayer.platform.replica.PartitionOwners;
+import dev.zerolayer.platform.replica.PublicationRound;
 import dev.zerolayer.platform.topics.CompactedTopicReader;
 import java.time.Clock;
 import java.time.Duration;
@@ -66,7 +67,7 @@ public final class BlockOwners extends PartitionOwners<BlockOwners.Blocks> {
         CompactedTopicReader reader = new CompactedTopicReader(bootstrapServers(), clientProperties());
         Map<Integer, Long> ends = reader.readPartitionsToEnd(Topics.CACHE_KV_HOLDINGS_TOPIC, GROUP, gained.keySet(),
                 (record, entry) -> gained.get(record.partition()).fold().apply(RecordKeys.text(record.key()), entry),
-                PartitionOwners::skipUnreadable, this::running);
+                CompactedTopicReader::skipUnreadable, this::running);
         Map<Integer, Map<Long, List<String>>> published = new HashMap<>();
         gained.keySet().forEach(p -> published.put(p, new HashMap<>()));
         reader.readPartitionsToEnd(Topics.CACHE_KV_INDEX_TOPIC, GROUP, gained.keySet(), (record, entry) -> {
@@ -76,7 +77,7 @@ public final class BlockOwners extends PartitionOwners<BlockOwners.Blocks> {
             } else {
                 published.get(record.partition()).put(block, entry.nodes());
             }
-        }, PartitionOwners::skipUnreadable, this::running);
+        }, CompactedTopicReader::skipUnreadable, this::running);
         gained.forEach((p, blocks) -> blocks.index().reconcile(published.get(p)));
         return ends;
     }
@@ -88,17 +89,17 @@ public final class BlockOwners extends PartitionOwners<BlockOwners.Blocks> {
             blocks.fold().apply(key, record.value() == null ? null
                     : EventCodec.decode(record.value(), KvHoldingEntry.class, key));
         } catch (RuntimeException e) {
-            skipUnreadable(record, e);
+            CompactedTopicReader.skipUnreadable(record, e);
         }
     }
 
     /** The blocks of the partition whose holders changed: their holders now, or a tombstone. */
     @Override
-    protected Round round(int partition, Blocks blocks, Writer stamp) {
+    protected PublicationRound round(int partition, Blocks blocks, Writer stamp) {
         long[] before = new long[maxPerRound];
         List<BlockIndex.Change> changes = blocks.index().drainChanges(maxPerRound, before);
         if (changes.isEmpty()) {
-            return Round.EMPTY;
+            return PublicationRound.EMPTY;
         }
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(changes.size());
         for (BlockIndex.Change change : changes) {
@@ -108,7 +109,7 @@ public final class BlockOwners extends PartitionOwners<BlockOwners.Blocks> {
                             clock.instant(), KvIndexEntry.SCHEMA_VERSION, change.blockHash(), null, change.nodes(),
                             stamp)));
         }
-        return new Round(records, () -> {
+        return new PublicationRound(records, () -> {
             for (int j = 0; j < changes.size(); j++) {
                 blocks.index().requeue(changes.get(j).blockHash(), before[j]);
             }

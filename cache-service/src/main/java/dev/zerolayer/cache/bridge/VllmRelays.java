@@ -1,6 +1,6 @@
 package dev.zerolayer.cache.bridge;
 
-import dev.zerolayer.cache.ingest.NodeOwners;
+import dev.zerolayer.cache.ingest.Relays;
 import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.leader.TermWriter;
 import dev.zerolayer.platform.replica.PartitionOwnership;
@@ -14,7 +14,7 @@ import java.util.List;
  * relays the configured vLLM nodes whose events q holds, writing them to q under q's writer (so a former owner's relay
  * is fenced with its partition), and stops them when q leaves it.
  */
-public final class VllmRelays implements NodeOwners.Relays {
+public final class VllmRelays implements Relays {
 
     private final List<VllmKvBridge.Endpoint> endpoints;
     private final Clock clock;
@@ -37,17 +37,17 @@ public final class VllmRelays implements NodeOwners.Relays {
     }
 
     @Override
-    public NodeOwners.Relay start(int partition, int partitions, TermWriter writer) {
+    public Relays.Relay start(int partition, int partitions, TermWriter writer) {
         List<VllmKvBridge.Endpoint> mine = endpointsOf(partition, partitions);
         if (mine.isEmpty()) {
-            return NodeOwners.Relay.NONE;
+            return Relays.Relay.NONE;
         }
         VllmKvBridge bridge = new VllmKvBridge(mine, events -> writer.write(events.stream()
                 .map(event -> TermWriter.record(Topics.CACHE_KV_EVENTS, partition, event.key(), event))
                 .toList()) == TermWriter.Outcome.COMMITTED, clock, maxQueued, handshakeTimeout, meters);
         bridge.start();
         List<String> nodes = mine.stream().map(VllmKvBridge.Endpoint::nodeId).toList();
-        return new NodeOwners.Relay() {
+        return new Relays.Relay() {
             @Override
             public List<String> nodes() {
                 return nodes;

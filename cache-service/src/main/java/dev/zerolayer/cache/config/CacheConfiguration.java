@@ -109,7 +109,7 @@ public class CacheConfiguration {
                 Topics.CACHE_KV_HOLDINGS_TOPIC.partitions(), properties.maxPublishPerTick(),
                 properties.publishInterval(), properties.ownerTimeout(),
                 new NodeOwners.Estimates(approximate.ttl(), approximate.maxBlocksPerDecision(),
-                        approximate.maxBlocksPerNode()),
+                        approximate.maxBlocksPerNode()), properties.reportingWindow(),
                 node -> states.downFor(node, properties.downGrace(), clock.instant()),
                 (record, reason) -> deadLetters.send(new InboundRecord(record.topic(), record.partition(),
                         record.offset(), RecordKeys.text(record.key()), record.timestamp(), record.value()), reason),

@@ -24,6 +24,9 @@ import org.springframework.validation.annotation.Validated;
  * @param maintenanceInterval how often idle sessions are looked for
  * @param ownerTimeout       a replica silent this long loses its node and block partitions to the others (the
  *                           consumer groups' session timeout)
+ * @param reportingWindow    a node owner that goes on from its partition's committed offset reads this much of the
+ *                           partition's newest KV events for which nodes report them (their published holdings are
+ *                           taken as held; the others' as estimates, for the estimates' time-to-live)
  * @param downGrace          a node DOWN this long loses its blocks in the index
  * @param hitWindow          window of the hit ratio in {@code /v1/cache/stats}
  * @param approximate        approximate mode for nodes that emit no KV events
@@ -40,6 +43,7 @@ public record CacheProperties(
         @DefaultValue("20000") @Min(1) int maxPublishPerTick,
         @DefaultValue("1s") Duration maintenanceInterval,
         @DefaultValue("6s") Duration ownerTimeout,
+        @DefaultValue("1h") Duration reportingWindow,
         @DefaultValue("30s") Duration downGrace,
         @DefaultValue("5m") Duration hitWindow,
         @DefaultValue @Valid Approximate approximate,

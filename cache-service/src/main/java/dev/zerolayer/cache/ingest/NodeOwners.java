@@ -11,21 +11,30 @@ import dev.zerolayer.contracts.router.RoutingDecision;
 import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.events.RecordKeys;
 import dev.zerolayer.platform.leader.TermWriter;
-import dev.zerolayer.platform.replica.PartitionOwnership;
 import dev.zerolayer.platform.replica.PartitionOwners;
+import dev.zerolayer.platform.replica.PublicationRound;
+import dev.zerolayer.platform.replica.PartitionOwnership;
 import dev.zerolayer.platform.topics.CompactedTopicReader;
+import dev.zerolayer.platform.topics.StateConsumers;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
 import java.util.function.Predicate;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,10 +44,11 @@ import org.slf4j.LoggerFactory;
  * publishes their holdings: {@code cache.kv-holdings.v1} keyed {@code <block>/q}, sent to the partition of the block's
  * key, listing the nodes of q that hold it (a tombstone when none does). A node of q that sends no KV events is
  * estimated from the decisions that routed to it ({@link ApproximateBlocks}); a node DOWN past the grace period loses
- * its blocks. Taking q over, it replays q from the start of its retention, as a restart does, and reconciles with the
- * holdings q published, so that it sends exactly the difference. Every replica estimates every partition's nodes from
- * every decision (those of partitions it does not own apart, publishing nothing), so a new owner goes on with the
- * estimates where the former left them. The owner of q also relays q's bridged vLLM nodes into q, under q's writer.
+ * its blocks. Taking q over, it goes on from the holdings q published and the offset committed with them (or, with
+ * none, replays q from the start of its retention), and reconciles with those holdings, so that it sends exactly the
+ * difference. Every replica estimates every partition's nodes from every decision (those of partitions it does not own
+ * apart, publishing nothing), so a new owner goes on with the estimates where the former left them. The owner of q
+ * also relays q's bridged vLLM nodes into q, under q's writer.
  */
 public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
 
@@ -65,39 +75,6 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
         void refuse(ConsumerRecord<byte[], byte[]> record, String reason);
     }
 
-    /** Starts the relays of the nodes whose KV events a partition holds, when it is gained (bridged vLLM nodes). */
-    @FunctionalInterface
-    public interface Relays {
-
-        /** No relays at all. */
-        Relays NONE = (partition, partitions, writer) -> Relay.NONE;
-
-        /** Relays partition {@code partition}'s nodes (of {@code partitions}), writing under {@code writer}. */
-        Relay start(int partition, int partitions, TermWriter writer);
-    }
-
-    /** The relays running for one owned partition. */
-    public interface Relay {
-
-        /** No node relayed. */
-        Relay NONE = new Relay() {
-            @Override
-            public List<String> nodes() {
-                return List.of();
-            }
-
-            @Override
-            public void stop() {
-            }
-        };
-
-        /** The nodes relayed. */
-        List<String> nodes();
-
-        /** Stops relaying, sending what was read first where the writer still takes it. */
-        void stop();
-    }
-
     /** How nodes that send no KV events are estimated: as {@link ApproximateBlocks} takes them. */
     public record Estimates(Duration ttl, int maxBlocksPerDecision, int maxBlocksPerNode) {
     }
@@ -108,8 +85,11 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
     private final Predicate<String> gone;
     private final Refusals refusals;
     private final Relays relays;
+    private final Duration reportingWindow;
+    private final AtomicLong resumed = new AtomicLong();
+    private final AtomicLong replayed = new AtomicLong();
     /** The relays of the owned partitions (started and stopped on the polling thread). */
-    private final Map<Integer, Relay> relaying = new ConcurrentHashMap<>();
+    private final Map<Integer, Relays.Relay> relaying = new ConcurrentHashMap<>();
 
     /**
      * @param writers            the writer of one partition (a transactional id of its own), made when it is gained
@@ -117,18 +97,21 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
      * @param gone     whether a node is DOWN past the grace period: its blocks leave the index, and what it stores is
      *                 not added
      * @param refusals takes each live KV-event record that cannot be read (a takeover's replay skips them)
+     * @param reportingWindow a takeover that goes on from the committed offset reads this much of the partition's
+     *                 newest events for which of its nodes report KV events
      * @param relays   the relays an owned partition runs (its bridged vLLM nodes)
      */
     public NodeOwners(String replica, String bootstrapServers, Map<String, ?> clientProperties,
             IntFunction<TermWriter> writers, int holdingsPartitions, int maxPerRound, Duration interval,
-            Duration sessionTimeout, Estimates estimates, Predicate<String> gone, Refusals refusals, Relays relays,
-            Clock clock, MeterRegistry meters) {
+            Duration sessionTimeout, Estimates estimates, Duration reportingWindow, Predicate<String> gone,
+            Refusals refusals, Relays relays, Clock clock, MeterRegistry meters) {
         super(Topics.CACHE_KV_EVENTS, GROUP, replica, bootstrapServers, clientProperties, writers, interval,
                 sessionTimeout);
         this.estimates = estimates;
         this.gone = gone;
         this.refusals = refusals;
         this.relays = relays;
+        this.reportingWindow = reportingWindow;
         this.holdingsPartitions = holdingsPartitions;
         this.maxPerRound = maxPerRound;
         this.clock = clock;
@@ -174,16 +157,26 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
         });
     }
 
+    /**
+     * Where the former owner's publication reached (the committed offset: everything before it is in the published
+     * holdings), the partition goes on from there: the holdings of its nodes that report KV events (those with events
+     * in the last {@code reportingWindow}) are taken as held, the others' as estimates. Without one (a first start, or
+     * an offset past the retention), the partition is replayed from the start of its retention. Either way the
+     * holdings it published are then reconciled with, so that only the difference is sent.
+     */
     @Override
     protected Map<Integer, Long> takeOver(Map<Integer, Nodes> gained) {
         CompactedTopicReader reader = new CompactedTopicReader(bootstrapServers(), clientProperties());
-        Map<Integer, Long> ends = reader.readPartitionsToEnd(Topics.CACHE_KV_EVENTS_TOPIC, GROUP, gained.keySet(),
-                (record, event) -> {
-                    if (event != null) {
-                        gained.get(record.partition()).ingest().apply(event);
-                    }
-                }, PartitionOwners::skipUnreadable,
-                this::running);
+        Map<Integer, Long> from = new HashMap<>(committedWithinLog(gained.keySet()));
+        Set<Integer> replay = new TreeSet<>(gained.keySet());
+        replay.removeAll(from.keySet());
+        if (!replay.isEmpty()) {
+            from.putAll(reader.readPartitionsToEnd(Topics.CACHE_KV_EVENTS_TOPIC, GROUP, replay, (record, event) -> {
+                if (event != null) {
+                    gained.get(record.partition()).ingest().apply(event);
+                }
+            }, CompactedTopicReader::skipUnreadable, this::running));
+        }
         Map<Integer, Map<Long, List<String>>> published = new HashMap<>();
         gained.keySet().forEach(q -> published.put(q, new HashMap<>()));
         reader.readPartitionsToEnd(Topics.CACHE_KV_HOLDINGS_TOPIC, GROUP, null, (record, entry) -> {
@@ -197,8 +190,14 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
             } else {
                 mine.put(KvHoldingEntry.blockOf(key), entry.nodes());
             }
-        }, PartitionOwners::skipUnreadable, this::running);
+        }, CompactedTopicReader::skipUnreadable, this::running);
+        Set<Integer> resume = new TreeSet<>(gained.keySet());
+        resume.removeAll(replay);
+        Map<Integer, Set<String>> reporting = reportingNodes(resume);
         gained.forEach((q, nodes) -> {
+            if (resume.contains(q)) {
+                seed(nodes, published.get(q), reporting.getOrDefault(q, Set.of()));
+            }
             ApproximateBlocks estimated = elsewhere.remove(q);
             if (estimated != null) {
                 nodes.approximate().adopt(estimated.snapshot(), clock.instant());
@@ -206,7 +205,70 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
             nodes.approximate().adopt(assumedFrom(published.get(q), nodes.modes()), clock.instant());
             nodes.index().reconcile(published.get(q));
         });
-        return ends;
+        resumed.addAndGet(resume.size());
+        replayed.addAndGet(replay.size());
+        log.info("{} partitions taken over: {} from the published holdings and their committed offsets, {} replayed "
+                + "from the start", Topics.CACHE_KV_EVENTS, resume, replay);
+        return from;
+    }
+
+    /** The holdings a reporting node published are held as they are; it reports from here on (no estimates). */
+    private void seed(Nodes nodes, Map<Long, List<String>> published, Set<String> reporting) {
+        reporting.forEach(nodes.modes()::markReporting);
+        published.forEach((block, holders) -> {
+            for (String node : holders) {
+                if (reporting.contains(node) && !gone.test(node)) {
+                    nodes.index().add(block, node);
+                }
+            }
+        });
+    }
+
+    /**
+     * Per partition, the nodes with a KV event in its last {@code reportingWindow} (read by key, from the first offset
+     * of the window to the end).
+     */
+    private Map<Integer, Set<String>> reportingNodes(Set<Integer> partitions) {
+        Map<Integer, Set<String>> reporting = new HashMap<>();
+        if (partitions.isEmpty()) {
+            return reporting;
+        }
+        try (KafkaConsumer<byte[], byte[]> consumer = StateConsumers.open(bootstrapServers(), clientProperties(),
+                Map.of(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000))) {
+            Map<TopicPartition, Long> since = new HashMap<>();
+            long start = clock.instant().minus(reportingWindow).toEpochMilli();
+            partitions.forEach(q -> since.put(new TopicPartition(Topics.CACHE_KV_EVENTS, q), start));
+            Map<TopicPartition, Long> end = consumer.endOffsets(since.keySet(), Duration.ofSeconds(30));
+            consumer.assign(since.keySet());
+            consumer.offsetsForTimes(since, Duration.ofSeconds(30)).forEach((tp, found) ->
+                    consumer.seek(tp, found == null ? end.get(tp) : found.offset()));
+            while (running() && since.keySet().stream()
+                    .anyMatch(tp -> consumer.position(tp, Duration.ofSeconds(30)) < end.get(tp))) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (record.key() != null) {
+                        reporting.computeIfAbsent(record.partition(), q -> new HashSet<>())
+                                .add(RecordKeys.text(record.key()));
+                    }
+                }
+            }
+        }
+        return reporting;
+    }
+
+    /** Partitions taken over from the published holdings (and their committed offsets), and replayed from the start. */
+    public long takeoversResumed() {
+        return resumed.get();
+    }
+
+    /** Partitions taken over by replaying their KV events from the start of the retention. */
+    public long takeoversReplayed() {
+        return replayed.get();
+    }
+
+    /** Whether all an owned partition applied is published: its offset may be committed as the point to go on from. */
+    @Override
+    protected boolean published(Nodes nodes) {
+        return nodes.index().pendingChanges() == 0;
     }
 
     /**
@@ -245,7 +307,7 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
     /** A partition given up stops its relays and keeps its estimates here, for a later takeover. */
     @Override
     protected void released(int partition, Nodes nodes) {
-        Relay relay = relaying.remove(partition);
+        Relays.Relay relay = relaying.remove(partition);
         if (relay != null) {
             relay.stop();
         }
@@ -285,7 +347,7 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
      * now, or a tombstone.
      */
     @Override
-    protected Round round(int partition, Nodes nodes, Writer stamp) {
+    protected PublicationRound round(int partition, Nodes nodes, Writer stamp) {
         nodes.approximate().expire(clock.instant());
         for (String node : nodes.index().blocksPerNode().keySet()) {
             if (gone.test(node)) {
@@ -296,7 +358,7 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
         long[] before = new long[maxPerRound];
         List<BlockIndex.Change> changes = nodes.index().drainChanges(maxPerRound, before);
         if (changes.isEmpty()) {
-            return Round.EMPTY;
+            return PublicationRound.EMPTY;
         }
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(changes.size());
         for (BlockIndex.Change change : changes) {
@@ -308,7 +370,7 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
                                     KvHoldingEntry.SCHEMA_VERSION, change.blockHash(), partition, change.nodes(),
                                     stamp)));
         }
-        return new Round(records, () -> {
+        return new PublicationRound(records, () -> {
             for (int j = 0; j < changes.size(); j++) {
                 nodes.index().requeue(changes.get(j).blockHash(), before[j]);
             }

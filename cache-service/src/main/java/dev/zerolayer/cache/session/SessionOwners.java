@@ -7,6 +7,7 @@ import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.events.RecordKeys;
 import dev.zerolayer.platform.leader.TermWriter;
 import dev.zerolayer.platform.replica.PartitionOwners;
+import dev.zerolayer.platform.replica.PublicationRound;
 import dev.zerolayer.platform.replica.PartitionOwnership;
 import dev.zerolayer.platform.topics.CompactedTopicReader;
 import io.micrometer.core.instrument.Counter;
@@ -108,7 +109,7 @@ public final class SessionOwners extends PartitionOwners<SessionOwners.Prewarms>
                     } else {
                         published.get(record.partition()).put(key, entry);
                     }
-                }, PartitionOwners::skipUnreadable, this::running);
+                }, CompactedTopicReader::skipUnreadable, this::running);
         gained.keySet().forEach(p -> tracker.reconcile(published.get(p), clock.instant(), of(p)));
         return ends;
     }
@@ -119,12 +120,12 @@ public final class SessionOwners extends PartitionOwners<SessionOwners.Prewarms>
     }
 
     @Override
-    protected Round round(int partition, Prewarms prewarms, Writer stamp) {
+    protected PublicationRound round(int partition, Prewarms prewarms, Writer stamp) {
         SessionTracker.Drained drained = tracker.drain(clock.instant(), of(partition));
         List<PrewarmCommand> commands = List.copyOf(prewarms.queued);
         prewarms.queued.clear();
         if (drained.entries().isEmpty() && drained.tombstones().isEmpty() && commands.isEmpty()) {
-            return Round.EMPTY;
+            return PublicationRound.EMPTY;
         }
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
         drained.entries().forEach(entry -> records.add(TermWriter.record(Topics.CACHE_SESSIONS, partition,
@@ -132,7 +133,7 @@ public final class SessionOwners extends PartitionOwners<SessionOwners.Prewarms>
         drained.tombstones().forEach(hash -> records.add(TermWriter.record(Topics.CACHE_SESSIONS, partition, hash,
                 null)));
         commands.forEach(command -> records.add(TermWriter.record(Topics.CACHE_PREWARM, command)));
-        return new Round(records, () -> prewarmsSent.increment(commands.size()), () -> {
+        return new PublicationRound(records, () -> prewarmsSent.increment(commands.size()), () -> {
             tracker.requeue(drained.entries().stream().map(SessionEntry::sessionHash).toList(),
                     drained.tombstones());
             for (int i = commands.size() - 1; i >= 0; i--) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.zerolayer.cache.ingest.NodeOwners;
+import dev.zerolayer.cache.ingest.Relays;
 import dev.zerolayer.contracts.cache.KvCacheEvent;
 import dev.zerolayer.contracts.cache.KvEventType;
 import dev.zerolayer.contracts.cache.KvHoldingEntry;
@@ -28,6 +29,10 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -38,8 +43,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Both stages of the partitioned index against a real broker: node owners apply each events partition's KV events
  * and publish its holdings, block owners fold the holdings into the index. One replica, then two splitting both
- * topics' partitions, then one again after the other leaves: at each step the index says which nodes hold each block,
- * as the events say, and no key of the holdings or of the index ever had two writers.
+ * topics' partitions, then one again after the other leaves (its partitions taken over from the holdings it
+ * published and the offsets it committed, the events before them gone from the log): at each step the index says
+ * which nodes hold each block, as the events say, and no key of the holdings or of the index ever had two writers.
  */
 class PartitionedIndexIT {
 
@@ -109,7 +115,8 @@ class PartitionedIndexIT {
             NodeOwners nodes = new NodeOwners(name, broker.bootstrapServers(), Map.of(),
                     q -> writer(broker, "cache-service.kv-q" + q), PARTITIONS, 1_000, Duration.ofMillis(100),
                     Duration.ofSeconds(6), new NodeOwners.Estimates(Duration.ofMinutes(10), 64, 4_096),
-                    gone::contains, (record, reason) -> { }, NodeOwners.Relays.NONE, Clock.systemUTC(), meters);
+                    Duration.ofHours(1), gone::contains, (record, reason) -> { }, Relays.NONE, Clock.systemUTC(),
+                    meters);
             BlockOwners blocks = new BlockOwners(name, broker.bootstrapServers(), Map.of(),
                     p -> writer(broker, "cache-service.index-p" + p), PARTITIONS, 1_000, Duration.ofMillis(100),
                     Duration.ofSeconds(6), Clock.systemUTC());
@@ -132,6 +139,29 @@ class PartitionedIndexIT {
         public void close() {
             nodes.close();
             blocks.close();
+        }
+    }
+
+    /**
+     * Once the node owners have committed every events partition up to its end (all of it published), deletes the
+     * partitions' records up to there.
+     */
+    private static void dropPublishedEvents(KraftBroker broker) throws Exception {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            for (int q = 0; q < PARTITIONS; q++) {
+                latest.put(new TopicPartition(Topics.CACHE_KV_EVENTS, q), OffsetSpec.latest());
+            }
+            Map<TopicPartition, RecordsToDelete> drop = new HashMap<>();
+            admin.listOffsets(latest).all().get().forEach((tp, end) ->
+                    drop.put(tp, RecordsToDelete.beforeOffset(end.offset())));
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(NodeOwners.GROUP)
+                        .partitionsToOffsetAndMetadata().get();
+                return drop.entrySet().stream().allMatch(e -> committed.get(e.getKey()) != null
+                        && committed.get(e.getKey()).offset() == e.getValue().beforeOffset());
+            });
+            admin.deleteRecords(drop).all().get();
         }
     }
 
@@ -190,7 +220,15 @@ class PartitionedIndexIT {
                 await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(index(reader,
                         new WriterAudit())).isEqualTo(expected));
 
-                // When A leaves, B takes both stages over and goes on
+                // When the events published so far leave the log (as retention drops them) and every node reports
+                // once more, a block it already holds
+                dropPublishedEvents(broker);
+                for (String node : NODES) {
+                    if (!gone.contains(node)) {
+                        event(producer, node, KvEventType.BLOCK_STORED, List.of(100L + NODES.indexOf(node)));
+                    }
+                }
+                // and A leaves, B takes both stages over and goes on
                 a.close();
                 await().atMost(Duration.ofSeconds(60)).until(() -> second.owned() == 2 * PARTITIONS);
                 // (B goes on with the estimates of the partitions it took: it saw every decision)
@@ -199,6 +237,9 @@ class PartitionedIndexIT {
                 }
                 await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(index(reader,
                         new WriterAudit())).isEqualTo(expected));
+                // (from the holdings A published and the offsets it committed: a replay of the log would have lost
+                // every block stored before the drop)
+                assertThat(second.nodes().takeoversResumed()).isPositive();
 
                 // and no key of either topic ever had two writers
                 WriterAudit indexAudit = new WriterAudit();

@@ -1,25 +1,20 @@
 package dev.zerolayer.platform.replica;
 
-import dev.zerolayer.contracts.event.InvalidEventException;
 import dev.zerolayer.contracts.event.Writer;
 import dev.zerolayer.platform.leader.TermWriter;
-import dev.zerolayer.platform.topics.StateConsumers;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.IntFunction;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
@@ -27,31 +22,21 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Replicas sharing the partitions of one input topic through a consumer group (cooperative: a rebalance moves only
- * the partitions that change owner), each the only writer of what its partitions produce: on assignment a gained partition's writer (a transactional id of its own for the partition) is
- * opened, which fences a former owner before anything is read, then the subclass takes the partition over (reads what
- * its state needs, says where to go on from); records of owned partitions are applied to their state; every {@code
- * interval} each owned partition publishes one round, stamped with this replica and the group generation, in one
- * transaction, or keeps it for the next; a revoked partition publishes what is left before the revocation completes; a
- * lost one closes its writer; the group's offsets are committed after each round, to show the owners' lag (a takeover
- * goes on from where it says, not from them). One thread polls, applies and publishes: a partition's state is never
- * shared.
+ * the partitions that change owner), each the only writer of what its partitions produce: on assignment a gained
+ * partition's writer (a transactional id of its own for the partition) is opened, which fences a former owner before
+ * anything is read, then the subclass takes the partition over (reads what its state needs, says where to go on from);
+ * records of owned partitions are applied to their state; every {@code interval} each owned partition publishes one
+ * round, stamped with this replica and the group generation, in one transaction, or keeps it for the next; a revoked
+ * partition publishes what is left before the revocation completes; a lost one closes its writer; a partition's offset
+ * is committed (after a round, and on revocation) only up to where everything applied to it was published, so a
+ * takeover may go on from it ({@link #committedWithinLog}). One thread polls, applies and publishes: a partition's
+ * state is never shared.
  *
  * @param <S> one owned partition's state
  */
 public abstract class PartitionOwners<S> implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(PartitionOwners.class);
-
-    /** One publication round of a partition: its records, and what to do once they were sent, or could not be. */
-    public record Round(List<ProducerRecord<byte[], byte[]>> records, Runnable sent, Runnable notSent) {
-
-        public static final Round EMPTY = new Round(List.of(), () -> { });
-
-        /** A round with nothing to do once sent. */
-        public Round(List<ProducerRecord<byte[], byte[]>> records, Runnable notSent) {
-            this(records, () -> { }, notSent);
-        }
-    }
 
     private final String topic;
     private final String group;
@@ -103,18 +88,22 @@ public abstract class PartitionOwners<S> implements AutoCloseable {
     protected abstract void apply(S state, ConsumerRecord<byte[], byte[]> record);
 
     /** What partition {@code partition} publishes now, stamped {@code stamp}. */
-    protected abstract Round round(int partition, S state, Writer stamp);
+    protected abstract PublicationRound round(int partition, S state, Writer stamp);
 
     /**
-     * For a takeover's read: a record that cannot be read (not an event of its topic, or a key that is no number where
-     * one is due) is logged and skipped; anything else is thrown, and the takeover fails and rejoins.
+     * Whether everything applied to this partition's state has been published (its offset may then be committed as
+     * the point a new owner can go on from); by default always.
      */
-    protected static void skipUnreadable(ConsumerRecord<byte[], byte[]> record, RuntimeException e) {
-        if (!(e instanceof InvalidEventException || e instanceof NumberFormatException)) {
-            throw e;
-        }
-        log.warn("skipped unreadable record {} partition {} offset {}: {}", record.topic(), record.partition(),
-                record.offset(), e.getMessage());
+    protected boolean published(S state) {
+        return true;
+    }
+
+    /**
+     * The group's committed offsets of {@code partitions} that lie within the log (from its start to its end), for a
+     * takeover that goes on from where the former owner published everything up to; call from {@link #takeOver}.
+     */
+    protected Map<Integer, Long> committedWithinLog(Set<Integer> partitions) {
+        return OwnerConsumer.committedWithinLog(consumer, topic, partitions);
     }
 
     /** After each round of every owned partition ({@code owned}), on the polling thread. */
@@ -140,14 +129,7 @@ public abstract class PartitionOwners<S> implements AutoCloseable {
         if (running) {
             return;
         }
-        Map<String, Object> config = new LinkedHashMap<>(); // offsets committed after each round, for lag only
-        config.put(ConsumerConfig.GROUP_ID_CONFIG, group);
-        config.put(ConsumerConfig.CLIENT_ID_CONFIG, group + "-" + replica);
-        // a rebalance moves only the partitions that change owner: the others go on publishing, not taken over again
-        config.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
-        config.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, (int) sessionTimeout.toMillis());
-        config.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, (int) Math.max(500, sessionTimeout.toMillis() / 3));
-        consumer = StateConsumers.open(bootstrapServers, clientProperties, config);
+        consumer = OwnerConsumer.open(group, replica, bootstrapServers, clientProperties, sessionTimeout);
         running = true;
         thread = new Thread(this::run, group + "-owners");
         thread.setDaemon(true);
@@ -226,15 +208,12 @@ public abstract class PartitionOwners<S> implements AutoCloseable {
                 if (System.nanoTime() >= nextRound) {
                     try {
                         Set<Integer> owning = owned();
+                        Map<TopicPartition, OffsetAndMetadata> applied = positions(owning);
                         publish(owning);
                         roundsDone(owning);
-                        // the group's offsets say how far the owners have applied their input (lag monitoring); a
-                        // takeover does not go on from them
-                        consumer.commitAsync((offsets, e) -> {
-                            if (e != null) {
-                                log.debug("{} owners: offsets not committed: {}", topic, e.toString());
-                            }
-                        });
+                        // an owned partition's offset moves on once all it applied is published: a new owner that
+                        // goes on from it (takeOver's choice) misses nothing; otherwise it shows the owners' lag
+                        commit(publishedUpTo(applied), false);
                     } catch (RuntimeException e) {
                         log.warn("{} publication round failed: {}", topic, e.toString()); // the next round retries
                     }
@@ -257,6 +236,31 @@ public abstract class PartitionOwners<S> implements AutoCloseable {
         }
     }
 
+    /** Where the polling consumer stands in each of {@code partitions} that this replica owns. */
+    private Map<TopicPartition, OffsetAndMetadata> positions(Set<Integer> partitions) {
+        return OwnerConsumer.positions(consumer, topic, partitions.stream().filter(p -> ownedState(p) != null).toList());
+    }
+
+    /** Of the positions taken before a round, those of partitions whose state the round left all published. */
+    private Map<TopicPartition, OffsetAndMetadata> publishedUpTo(Map<TopicPartition, OffsetAndMetadata> applied) {
+        Map<TopicPartition, OffsetAndMetadata> published = new HashMap<>(applied);
+        published.keySet().removeIf(tp -> ownedState(tp.partition()) == null || !published(ownedState(tp.partition())));
+        return published;
+    }
+
+    /** Commits offsets: after a round without waiting (the next round commits again), on revocation waiting. */
+    private void commit(Map<TopicPartition, OffsetAndMetadata> offsets, boolean sync) {
+        try {
+            if (sync && !offsets.isEmpty()) {
+                consumer.commitSync(offsets);
+            } else if (!offsets.isEmpty()) {
+                consumer.commitAsync(offsets, null);
+            }
+        } catch (RuntimeException e) {
+            log.warn("{} owners: offsets of {} not committed: {}", topic, offsets.keySet(), e.toString());
+        }
+    }
+
     /** One round per partition, each in a transaction of its partition's writer; a round not sent stays pending. */
     private void publish(Collection<Integer> partitions) {
         if (partitions.isEmpty()) {
@@ -271,7 +275,7 @@ public abstract class PartitionOwners<S> implements AutoCloseable {
             if (partition == null) {
                 continue;
             }
-            Round round = round(p, partition.state(), stamp);
+            PublicationRound round = round(p, partition.state(), stamp);
             if (round.records().isEmpty()) {
                 continue;
             }
@@ -292,7 +296,9 @@ public abstract class PartitionOwners<S> implements AutoCloseable {
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
             Set<Integer> revoked = numbers(partitions);
+            Map<TopicPartition, OffsetAndMetadata> applied = positions(revoked);
             publish(revoked); // before another replica may be assigned them
+            commit(publishedUpTo(applied), true); // the next owner goes on from here
             drop(revoked);
             if (!revoked.isEmpty()) {
                 log.info("{} partitions {} revoked: published and given up", topic, revoked);

@@ -2,6 +2,7 @@ package dev.zerolayer.platform.topics;
 
 import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.contracts.event.Event;
+import dev.zerolayer.contracts.event.InvalidEventException;
 import dev.zerolayer.contracts.topics.TopicSpec;
 import dev.zerolayer.platform.events.RecordKeys;
 import java.time.Duration;
@@ -15,12 +16,16 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads a compacted topic once, every partition from the beginning up to the end offsets seen at the start, with the
  * binder's client settings (TLS, SASL): how a service reads back what it published before a restart.
  */
 public final class CompactedTopicReader {
+
+    private static final Logger log = LoggerFactory.getLogger(CompactedTopicReader.class);
 
     private static final Duration BROKER_TIMEOUT = Duration.ofSeconds(10);
 
@@ -85,6 +90,18 @@ public final class CompactedTopicReader {
             count[0]++;
         }, unreadable, keepGoing);
         return count[0];
+    }
+
+    /**
+     * For a takeover's read: a record that cannot be read (not an event of its topic, or a key that is no number where
+     * one is due) is logged and skipped; anything else is thrown, and the takeover fails and rejoins.
+     */
+    public static void skipUnreadable(ConsumerRecord<byte[], byte[]> record, RuntimeException e) {
+        if (!(e instanceof InvalidEventException || e instanceof NumberFormatException)) {
+            throw e;
+        }
+        log.warn("skipped unreadable record {} partition {} offset {}: {}", record.topic(), record.partition(),
+                record.offset(), e.getMessage());
     }
 
     /**
