@@ -25,8 +25,9 @@ import org.springframework.validation.annotation.Validated;
  * @param ownerTimeout       a replica silent this long loses its node and block partitions to the others (the
  *                           consumer groups' session timeout)
  * @param reportingWindow    a node owner that goes on from its partition's committed offset reads this much of the
- *                           partition's newest KV events for which nodes report them (their published holdings are
- *                           taken as held; the others' as estimates, for the estimates' time-to-live)
+ *                           partition's newest KV events (and those after the offset) for which nodes report them
+ *                           (their published holdings are taken as held; the others' as estimates, for the estimates'
+ *                           time-to-live)
  * @param downGrace          a node DOWN this long loses its blocks in the index
  * @param hitWindow          window of the hit ratio in {@code /v1/cache/stats}
  * @param approximate        approximate mode for nodes that emit no KV events

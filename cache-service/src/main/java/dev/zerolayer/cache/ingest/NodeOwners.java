@@ -179,21 +179,22 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
         }
         Map<Integer, Map<Long, List<String>>> published = new HashMap<>();
         gained.keySet().forEach(q -> published.put(q, new HashMap<>()));
-        reader.readPartitionsToEnd(Topics.CACHE_KV_HOLDINGS_TOPIC, GROUP, null, (record, entry) -> {
-            String key = RecordKeys.text(record.key());
-            Map<Long, List<String>> mine = published.get(KvHoldingEntry.eventsPartitionOf(key));
-            if (mine == null) {
-                return; // another partition's nodes
-            }
-            if (entry == null) {
-                mine.remove(KvHoldingEntry.blockOf(key));
-            } else {
-                mine.put(KvHoldingEntry.blockOf(key), entry.nodes());
-            }
-        }, CompactedTopicReader::skipUnreadable, this::running);
+        reader.readPartitionsToEnd(Topics.CACHE_KV_HOLDINGS_TOPIC, GROUP, null, key -> ofGained(key, gained),
+                (record, entry) -> {
+                    String key = RecordKeys.text(record.key());
+                    Map<Long, List<String>> mine = published.get(KvHoldingEntry.eventsPartitionOf(key));
+                    if (mine == null) {
+                        return; // another partition's nodes
+                    }
+                    if (entry == null) {
+                        mine.remove(KvHoldingEntry.blockOf(key));
+                    } else {
+                        mine.put(KvHoldingEntry.blockOf(key), entry.nodes());
+                    }
+                }, CompactedTopicReader::skipUnreadable, this::running);
         Set<Integer> resume = new TreeSet<>(gained.keySet());
         resume.removeAll(replay);
-        Map<Integer, Set<String>> reporting = reportingNodes(resume);
+        Map<Integer, Set<String>> reporting = reportingNodes(resume, from);
         gained.forEach((q, nodes) -> {
             if (resume.contains(q)) {
                 seed(nodes, published.get(q), reporting.getOrDefault(q, Set.of()));
@@ -212,6 +213,15 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
         return from;
     }
 
+    /** Whether a holdings key is of a gained events partition (an unreadable one is read, to be reported). */
+    private static boolean ofGained(String key, Map<Integer, Nodes> gained) {
+        try {
+            return gained.containsKey(KvHoldingEntry.eventsPartitionOf(key));
+        } catch (RuntimeException e) {
+            return true;
+        }
+    }
+
     /** The holdings a reporting node published are held as they are; it reports from here on (no estimates). */
     private void seed(Nodes nodes, Map<Long, List<String>> published, Set<String> reporting) {
         reporting.forEach(nodes.modes()::markReporting);
@@ -225,10 +235,10 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
     }
 
     /**
-     * Per partition, the nodes with a KV event in its last {@code reportingWindow} (read by key, from the first offset
-     * of the window to the end).
+     * Per partition, the nodes with a KV event in its last {@code reportingWindow} or after the offset it goes on from
+     * (their events will be applied: they report), read by key from the earlier of the two to the end.
      */
-    private Map<Integer, Set<String>> reportingNodes(Set<Integer> partitions) {
+    private Map<Integer, Set<String>> reportingNodes(Set<Integer> partitions, Map<Integer, Long> goingOnFrom) {
         Map<Integer, Set<String>> reporting = new HashMap<>();
         if (partitions.isEmpty()) {
             return reporting;
@@ -241,7 +251,8 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
             Map<TopicPartition, Long> end = consumer.endOffsets(since.keySet(), Duration.ofSeconds(30));
             consumer.assign(since.keySet());
             consumer.offsetsForTimes(since, Duration.ofSeconds(30)).forEach((tp, found) ->
-                    consumer.seek(tp, found == null ? end.get(tp) : found.offset()));
+                    consumer.seek(tp, Math.min(goingOnFrom.get(tp.partition()),
+                            found == null ? end.get(tp) : found.offset())));
             while (running() && since.keySet().stream()
                     .anyMatch(tp -> consumer.position(tp, Duration.ofSeconds(30)) < end.get(tp))) {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {

@@ -36,10 +36,14 @@ public record TopicSpec<T extends Event>(
     /** Topic-level Kafka configs this topic is created with. */
     public Map<String, String> kafkaConfigs() {
         if (compacted()) {
+            // segments roll every 10 minutes or 64 MiB (Kafka's defaults: 7 days or 1 GiB), so the cleaner compacts a
+            // busy topic within minutes: a reader that restores from it reads about its live keys, not the history
             return Map.of(
                     "cleanup.policy", cleanupPolicy.kafkaValue(),
                     "min.compaction.lag.ms", "0",
-                    "delete.retention.ms", Long.toString(Duration.ofDays(1).toMillis()));
+                    "delete.retention.ms", Long.toString(Duration.ofDays(1).toMillis()),
+                    "segment.ms", Long.toString(Duration.ofMinutes(10).toMillis()),
+                    "segment.bytes", Integer.toString(64 * 1024 * 1024));
         }
         return Map.of(
                 "cleanup.policy", cleanupPolicy.kafkaValue(),

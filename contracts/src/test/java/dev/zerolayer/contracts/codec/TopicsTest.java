@@ -37,7 +37,8 @@ class TopicsTest {
             }
             assertThat(spec.kafkaConfigs()).containsEntry("cleanup.policy", spec.cleanupPolicy().kafkaValue());
             if (spec.compacted()) {
-                assertThat(spec.kafkaConfigs()).doesNotContainKey("retention.ms");
+                assertThat(spec.kafkaConfigs()).doesNotContainKey("retention.ms").containsKeys("segment.ms",
+                        "segment.bytes");
             }
         }
         assertThat(names).hasSize(12);

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -111,6 +112,13 @@ public final class CompactedTopicReader {
     public <T extends Event> Map<Integer, Long> readPartitionsToEnd(TopicSpec<T> spec, String groupPrefix,
             java.util.Collection<Integer> only, PositionedRecordHandler<T> apply,
             BiConsumer<ConsumerRecord<byte[], byte[]>, RuntimeException> unreadable, BooleanSupplier keepGoing) {
+        return readPartitionsToEnd(spec, groupPrefix, only, key -> true, apply, unreadable, keepGoing);
+    }
+
+    /** As {@link #readPartitionsToEnd}, skipping undecoded the records whose key {@code keys} refuses. */
+    public <T extends Event> Map<Integer, Long> readPartitionsToEnd(TopicSpec<T> spec, String groupPrefix,
+            java.util.Collection<Integer> only, Predicate<String> keys, PositionedRecordHandler<T> apply,
+            BiConsumer<ConsumerRecord<byte[], byte[]>, RuntimeException> unreadable, BooleanSupplier keepGoing) {
         String topic = spec.name();
         Map<String, Object> config = new LinkedHashMap<>();
         config.put(ConsumerConfig.GROUP_ID_CONFIG, groupPrefix + ".restore." + UUID.randomUUID());
@@ -134,9 +142,13 @@ public final class CompactedTopicReader {
                     throw new IllegalStateException("reading " + topic + " took longer than " + within);
                 }
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    String key = RecordKeys.text(record.key());
+                    if (!keys.test(key)) {
+                        continue;
+                    }
                     try {
                         apply.accept(record, record.value() == null ? null : EventCodec.decode(record.value(),
-                                spec.eventType(), RecordKeys.text(record.key())));
+                                spec.eventType(), key));
                     } catch (RuntimeException e) {
                         unreadable.accept(record, e);
                     }
