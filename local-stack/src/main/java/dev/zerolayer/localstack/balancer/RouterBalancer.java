@@ -14,7 +14,9 @@ import java.util.Optional;
  * died would leave dead), a request a dead replica refuses or closes without a byte of answer is sent to another, and a
  * replica whose readiness check fails three times (1 s apart, 3 s each) gets none until it passes again, unless every
  * check fails at once: then every replica is tried unchecked rather than a request refused; a client's keep-alive
- * connection outlives any replica, and streams pass through unbuffered; a replica that comes back up (a restart) gets
+ * connection outlives any replica, and an idle one is kept 21 minutes (longer than clients keep theirs: the JDK's
+ * HttpClient 20, Node's and Python's seconds), so the client, not the balancer, closes it and a request never races
+ * the balancer's close (a POST sent as it closes gets no answer and is not retried); streams pass through unbuffered; a replica that comes back up (a restart) gets
  * its share of the requests gradually over the slow start, while its JIT finishes what its warm-up began. One thread.
  */
 public final class RouterBalancer {
@@ -52,7 +54,7 @@ public final class RouterBalancer {
                   timeout client 15m
                   timeout server 15m
                   timeout http-request 30s
-                  timeout http-keep-alive 60s
+                  timeout http-keep-alive 21m
                   retries 3
                   retry-on conn-failure empty-response
                   option redispatch 1
