@@ -12,8 +12,8 @@ import dev.zerolayer.contracts.topics.Topics;
 import dev.zerolayer.platform.events.RecordKeys;
 import dev.zerolayer.platform.leader.TermWriter;
 import dev.zerolayer.platform.replica.PartitionOwners;
-import dev.zerolayer.platform.replica.PublicationRound;
 import dev.zerolayer.platform.replica.PartitionOwnership;
+import dev.zerolayer.platform.replica.PublicationRound;
 import dev.zerolayer.platform.topics.CompactedTopicReader;
 import dev.zerolayer.platform.topics.StateConsumers;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -168,8 +168,9 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
     protected Map<Integer, Long> takeOver(Map<Integer, Nodes> gained) {
         CompactedTopicReader reader = new CompactedTopicReader(bootstrapServers(), clientProperties());
         Map<Integer, Long> from = new HashMap<>(committedWithinLog(gained.keySet()));
+        Set<Integer> resume = new TreeSet<>(from.keySet());
         Set<Integer> replay = new TreeSet<>(gained.keySet());
-        replay.removeAll(from.keySet());
+        replay.removeAll(resume);
         if (!replay.isEmpty()) {
             from.putAll(reader.readPartitionsToEnd(Topics.CACHE_KV_EVENTS_TOPIC, GROUP, replay, (record, event) -> {
                 if (event != null) {
@@ -182,18 +183,13 @@ public final class NodeOwners extends PartitionOwners<NodeOwners.Nodes> {
         reader.readPartitionsToEnd(Topics.CACHE_KV_HOLDINGS_TOPIC, GROUP, null, key -> ofGained(key, gained),
                 (record, entry) -> {
                     String key = RecordKeys.text(record.key());
-                    Map<Long, List<String>> mine = published.get(KvHoldingEntry.eventsPartitionOf(key));
-                    if (mine == null) {
-                        return; // another partition's nodes
-                    }
+                    Map<Long, List<String>> mine = published.get(KvHoldingEntry.eventsPartitionOf(key)); // gained
                     if (entry == null) {
                         mine.remove(KvHoldingEntry.blockOf(key));
                     } else {
                         mine.put(KvHoldingEntry.blockOf(key), entry.nodes());
                     }
                 }, CompactedTopicReader::skipUnreadable, this::running);
-        Set<Integer> resume = new TreeSet<>(gained.keySet());
-        resume.removeAll(replay);
         Map<Integer, Set<String>> reporting = reportingNodes(resume, from);
         gained.forEach((q, nodes) -> {
             if (resume.contains(q)) {

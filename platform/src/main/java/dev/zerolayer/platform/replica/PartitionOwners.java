@@ -244,16 +244,22 @@ public abstract class PartitionOwners<S> implements AutoCloseable {
     /** Of the positions taken before a round, those of partitions whose state the round left all published. */
     private Map<TopicPartition, OffsetAndMetadata> publishedUpTo(Map<TopicPartition, OffsetAndMetadata> applied) {
         Map<TopicPartition, OffsetAndMetadata> published = new HashMap<>(applied);
-        published.keySet().removeIf(tp -> ownedState(tp.partition()) == null || !published(ownedState(tp.partition())));
+        published.keySet().removeIf(tp -> {
+            S state = ownedState(tp.partition());
+            return state == null || !published(state);
+        });
         return published;
     }
 
     /** Commits offsets: after a round without waiting (the next round commits again), on revocation waiting. */
     private void commit(Map<TopicPartition, OffsetAndMetadata> offsets, boolean sync) {
+        if (offsets.isEmpty()) {
+            return;
+        }
         try {
-            if (sync && !offsets.isEmpty()) {
+            if (sync) {
                 consumer.commitSync(offsets);
-            } else if (!offsets.isEmpty()) {
+            } else {
                 consumer.commitAsync(offsets, null);
             }
         } catch (RuntimeException e) {
