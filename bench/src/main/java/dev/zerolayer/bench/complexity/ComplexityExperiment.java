@@ -177,7 +177,7 @@ public final class ComplexityExperiment {
 
         StringBuilder report = new StringBuilder();
         report.append("# Complexity signals on the labelled sets (issue #30)\n\n");
-        report.append(translations.heldOut(rows, learned, scores.get("n-grams → graded gap"),
+        report.append(translations.heldOut(rows, fold, learned, scores.get("n-grams → graded gap"),
                 translatedRegression, lexicalLogits, easyLogits, lexical, perTranslation));
         report.append(String.format(Locale.ROOT, "%d rows; %d-fold cross-validation per dataset (seed %d); hashed "
                 + "n-grams 2^%d buckets%s, L2 %.0e, %d epochs, %d padded training copies per prompt (%.1f s for both "

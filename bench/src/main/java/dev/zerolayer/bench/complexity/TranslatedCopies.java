@@ -102,25 +102,64 @@ record TranslatedCopies(String[] byRow) {
      * How far translation moves the n-gram regression and the learned model's stacked score, out of fold: each
      * translated row's Chinese copy scored by the fold's model fitted without the row (and without its copies).
      */
-    String heldOut(List<ComplexityExperiment.Row> rows, Learned learned, double[] regression,
+    String heldOut(List<ComplexityExperiment.Row> rows, int[] fold, Learned learned, double[] regression,
             double[] translatedRegression, double[] lexicalLogits, double[] easyLogits, ComplexityScorer lexical,
             int perTranslation) {
         double[] stacked = new double[rows.size()];
         double[] translatedStacked = new double[rows.size()];
+        double[][] chineseLogits = new double[rows.size()][];
         for (int i = 0; i < rows.size(); i++) {
             stacked[i] = learned.stackedLogit(regression[i], lexicalLogits[i], easyLogits[i]);
             String translation = byRow[i];
             if (translation != null) {
                 Conversation chinese = Conversation.ofUser(translation);
-                translatedStacked[i] = learned.stackedLogit(translatedRegression[i],
-                        ComplexityExperiment.lexicalLogit(lexical, chinese),
-                        ComplexityExperiment.easyLogit(lexical, chinese));
+                chineseLogits[i] = new double[] {ComplexityExperiment.lexicalLogit(lexical, chinese),
+                        ComplexityExperiment.easyLogit(lexical, chinese)};
+                translatedStacked[i] = learned.stackedLogit(translatedRegression[i], chineseLogits[i][0],
+                        chineseLogits[i][1]);
+            }
+        }
+        // the n-gram term's expected value from the lexical features, fitted out of fold, where the text is not Latin
+        double[][] features = rows.stream()
+                .map(r -> ComplexityScorer.features(Conversation.ofUser(r.prompt()))).toArray(double[][]::new);
+        double[] imputed = new double[rows.size()];
+        double[] translatedImputed = new double[rows.size()];
+        double[] imputedStacked = new double[rows.size()];
+        double[] translatedImputedStacked = new double[rows.size()];
+        double[] lexicalOnly = new double[rows.size()];
+        double moved = 0;
+        for (int f = 0; f <= Arrays.stream(fold).max().orElse(0); f++) {
+            boolean[] outside = new boolean[rows.size()];
+            for (int i = 0; i < rows.size(); i++) {
+                outside[i] = fold[i] != f;
+            }
+            NgramImputation imputation = NgramImputation.fit(features, regression, outside);
+            for (int i = 0; i < rows.size(); i++) {
+                if (fold[i] != f) {
+                    continue;
+                }
+                imputed[i] = imputation.term(rows.get(i).prompt(), regression[i]);
+                moved = Math.max(moved, Math.abs(imputed[i] - regression[i]));
+                imputedStacked[i] = learned.stackedLogit(imputed[i], lexicalLogits[i], easyLogits[i]);
+                if (byRow[i] != null) {
+                    translatedImputed[i] = imputation.term(byRow[i], translatedRegression[i]);
+                    translatedImputedStacked[i] = learned.stackedLogit(translatedImputed[i], chineseLogits[i][0],
+                            chineseLogits[i][1]);
+                    lexicalOnly[i] = learned.stackedLogit(regression[i], chineseLogits[i][0], chineseLogits[i][1]);
+                }
             }
         }
         return String.format(Locale.ROOT, "## Translation, held out (%d translated training prompts, %d training "
                 + "copies each)%n%nShift in percentiles of the originals' scores, median / p95 / max; the n-gram part "
                 + "out of fold, the stacking's four weights fitted on every row.%n%n| score | shift |%n|---|---|%n"
-                + "| n-gram regression → graded gap | %s |%n| learned model's stacked form | %s |%n%n",
-                size(), perTranslation, shift(regression, translatedRegression), shift(stacked, translatedStacked));
+                + "| n-gram regression → graded gap | %s |%n| learned model's stacked form | %s |%n"
+                + "| n-gram term imputed from the lexical features where the text is not Latin (out of fold) | %s |%n"
+                + "| learned model's stacked form, with that term | %s |%n"
+                + "| learned model's stacked form, the original's own n-gram term (what the lexical features move) | %s |%n%n"
+                + "The imputation moves the labelled rows' own n-gram term by at most %.3f (non-Latin letters in "
+                + "them).%n%n",
+                size(), perTranslation, shift(regression, translatedRegression), shift(stacked, translatedStacked),
+                shift(imputed, translatedImputed), shift(imputedStacked, translatedImputedStacked),
+                shift(stacked, lexicalOnly), moved);
     }
 }

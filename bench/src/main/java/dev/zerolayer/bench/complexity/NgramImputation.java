@@ -1,0 +1,119 @@
+package dev.zerolayer.bench.complexity;
+
+import dev.zerolayer.routing.complexity.ComplexityScorer;
+import dev.zerolayer.routing.complexity.Conversation;
+
+/**
+ * The n-gram regression's expected value from the lexical features alone (a ridge fit over the rows it is given), put
+ * in for the share of a prompt written in a script the n-gram weights never saw: n-gram term = latin × regression +
+ * (1 − latin) × expected, latin being the share of the prompt's letters that are Latin.
+ */
+final class NgramImputation {
+
+    private static final double RIDGE = 1e-3;
+
+    private final double[] weights;
+
+    private NgramImputation(double[] weights) {
+        this.weights = weights;
+    }
+
+    /** Fits the regression values of the rows {@code use} marks on their prompts' lexical features. */
+    static NgramImputation fit(double[][] features, double[] regression, boolean[] use) {
+        int d = features[0].length + 1;
+        double[][] gram = new double[d][d];
+        double[] moment = new double[d];
+        for (int i = 0; i < features.length; i++) {
+            if (!use[i]) {
+                continue;
+            }
+            double[] x = withIntercept(features[i]);
+            for (int a = 0; a < d; a++) {
+                moment[a] += x[a] * regression[i];
+                for (int b = 0; b < d; b++) {
+                    gram[a][b] += x[a] * x[b];
+                }
+            }
+        }
+        for (int a = 1; a < d; a++) {
+            gram[a][a] += RIDGE * Math.max(1, gram[a][a]);
+        }
+        return new NgramImputation(solve(gram, moment));
+    }
+
+    /** The expected regression value for a prompt's lexical features. */
+    double expected(double[] features) {
+        double[] x = withIntercept(features);
+        double value = 0;
+        for (int a = 0; a < x.length; a++) {
+            value += weights[a] * x[a];
+        }
+        return value;
+    }
+
+    /** The n-gram term for a prompt: its own regression value where it is Latin text, the expected value elsewhere. */
+    double term(String prompt, double regression) {
+        double latin = latinShare(prompt);
+        return latin * regression + (1 - latin) * expected(ComplexityScorer.features(Conversation.ofUser(prompt)));
+    }
+
+    /** The share of a text's letters that are Latin (1 for a text without letters). */
+    static double latinShare(String text) {
+        int letters = 0;
+        int latin = 0;
+        for (int i = 0; i < text.length(); ) {
+            int cp = text.codePointAt(i);
+            i += Character.charCount(cp);
+            if (Character.isLetter(cp)) {
+                letters++;
+                latin += Character.UnicodeScript.of(cp) == Character.UnicodeScript.LATIN ? 1 : 0;
+            }
+        }
+        return letters == 0 ? 1 : (double) latin / letters;
+    }
+
+    private static double[] withIntercept(double[] features) {
+        double[] x = new double[features.length + 1];
+        x[0] = 1;
+        System.arraycopy(features, 0, x, 1, features.length);
+        return x;
+    }
+
+    /** Gaussian elimination with partial pivoting. */
+    private static double[] solve(double[][] a, double[] b) {
+        int n = b.length;
+        for (int col = 0; col < n; col++) {
+            int pivot = col;
+            for (int r = col + 1; r < n; r++) {
+                if (Math.abs(a[r][col]) > Math.abs(a[pivot][col])) {
+                    pivot = r;
+                }
+            }
+            double[] row = a[col];
+            a[col] = a[pivot];
+            a[pivot] = row;
+            double t = b[col];
+            b[col] = b[pivot];
+            b[pivot] = t;
+            if (Math.abs(a[col][col]) < 1e-12) {
+                continue;
+            }
+            for (int r = col + 1; r < n; r++) {
+                double f = a[r][col] / a[col][col];
+                for (int c = col; c < n; c++) {
+                    a[r][c] -= f * a[col][c];
+                }
+                b[r] -= f * b[col];
+            }
+        }
+        double[] x = new double[n];
+        for (int r = n - 1; r >= 0; r--) {
+            double s = b[r];
+            for (int c = r + 1; c < n; c++) {
+                s -= a[r][c] * x[c];
+            }
+            x[r] = Math.abs(a[r][r]) < 1e-12 ? 0 : s / a[r][r];
+        }
+        return x;
+    }
+}
