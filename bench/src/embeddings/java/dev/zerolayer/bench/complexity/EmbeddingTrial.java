@@ -146,7 +146,8 @@ public final class EmbeddingTrial {
             perDataset.merge(rows.get(i).dataset(), 1, Integer::sum);
         }
         int d = DIM + 1;
-        double[][] a = new double[d][d + 1];
+        double[][] a = new double[d][d];
+        double[] b = new double[d];
         for (int i : train) {
             double weight = (double) train.size() / (perDataset.size() * perDataset.get(rows.get(i).dataset()));
             double[] row = new double[d];
@@ -159,7 +160,7 @@ public final class EmbeddingTrial {
                 for (int q = p; q < d; q++) {
                     a[p][q] += wp * row[q];
                 }
-                a[p][d] += wp * target[i];
+                b[p] += wp * target[i];
             }
         }
         for (int p = 0; p < d; p++) {
@@ -170,33 +171,7 @@ public final class EmbeddingTrial {
                 a[p][p] += lambda;
             }
         }
-        // Gaussian elimination with partial pivoting
-        for (int c = 0; c < d; c++) {
-            int pivot = c;
-            for (int r = c + 1; r < d; r++) {
-                if (Math.abs(a[r][c]) > Math.abs(a[pivot][c])) {
-                    pivot = r;
-                }
-            }
-            double[] swap = a[c];
-            a[c] = a[pivot];
-            a[pivot] = swap;
-            for (int r = c + 1; r < d; r++) {
-                double factor = a[r][c] / a[c][c];
-                for (int k = c; k <= d; k++) {
-                    a[r][k] -= factor * a[c][k];
-                }
-            }
-        }
-        double[] w = new double[d];
-        for (int r = d - 1; r >= 0; r--) {
-            double sum = a[r][d];
-            for (int k = r + 1; k < d; k++) {
-                sum -= a[r][k] * w[k];
-            }
-            w[r] = sum / a[r][r];
-        }
-        return w;
+        return NormalEquations.solve(a, b);
     }
 
     private static String padding(EmbeddingModel model, List<Row> rows, float[][] x, double[] gap) {
