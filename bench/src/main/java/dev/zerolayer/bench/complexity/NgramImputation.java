@@ -1,8 +1,5 @@
 package dev.zerolayer.bench.complexity;
 
-import dev.zerolayer.routing.complexity.ComplexityScorer;
-import dev.zerolayer.routing.complexity.Conversation;
-
 /**
  * The n-gram regression's expected value from the lexical features alone (a ridge fit over the rows it is given), put
  * in for the share of a prompt written in a script the n-gram weights never saw: n-gram term = latin × regression +
@@ -51,10 +48,13 @@ final class NgramImputation {
         return value;
     }
 
-    /** The n-gram term for a prompt: its own regression value where it is Latin text, the expected value elsewhere. */
-    double term(String prompt, double regression) {
+    /**
+     * The n-gram term for a prompt with these lexical features: its own regression value where it is Latin text, the
+     * expected value elsewhere.
+     */
+    double term(String prompt, double[] features, double regression) {
         double latin = latinShare(prompt);
-        return latin * regression + (1 - latin) * expected(ComplexityScorer.features(Conversation.ofUser(prompt)));
+        return latin * regression + (1 - latin) * expected(features);
     }
 
     /** The share of a text's letters that are Latin (1 for a text without letters). */

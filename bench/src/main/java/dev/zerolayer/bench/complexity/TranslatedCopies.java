@@ -108,11 +108,13 @@ record TranslatedCopies(String[] byRow) {
         double[] stacked = new double[rows.size()];
         double[] translatedStacked = new double[rows.size()];
         double[][] chineseLogits = new double[rows.size()][];
+        double[][] chineseFeatures = new double[rows.size()][];
         for (int i = 0; i < rows.size(); i++) {
             stacked[i] = learned.stackedLogit(regression[i], lexicalLogits[i], easyLogits[i]);
             String translation = byRow[i];
             if (translation != null) {
                 Conversation chinese = Conversation.ofUser(translation);
+                chineseFeatures[i] = ComplexityScorer.features(chinese);
                 chineseLogits[i] = new double[] {ComplexityExperiment.lexicalLogit(lexical, chinese),
                         ComplexityExperiment.easyLogit(lexical, chinese)};
                 translatedStacked[i] = learned.stackedLogit(translatedRegression[i], chineseLogits[i][0],
@@ -138,11 +140,11 @@ record TranslatedCopies(String[] byRow) {
                 if (fold[i] != f) {
                     continue;
                 }
-                imputed[i] = imputation.term(rows.get(i).prompt(), regression[i]);
+                imputed[i] = imputation.term(rows.get(i).prompt(), features[i], regression[i]);
                 moved = Math.max(moved, Math.abs(imputed[i] - regression[i]));
                 imputedStacked[i] = learned.stackedLogit(imputed[i], lexicalLogits[i], easyLogits[i]);
                 if (byRow[i] != null) {
-                    translatedImputed[i] = imputation.term(byRow[i], translatedRegression[i]);
+                    translatedImputed[i] = imputation.term(byRow[i], chineseFeatures[i], translatedRegression[i]);
                     translatedImputedStacked[i] = learned.stackedLogit(translatedImputed[i], chineseLogits[i][0],
                             chineseLogits[i][1]);
                     lexicalOnly[i] = learned.stackedLogit(regression[i], chineseLogits[i][0], chineseLogits[i][1]);
