@@ -13,9 +13,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -130,7 +133,7 @@ public final class ChaosRun {
             Thread.sleep(SETTLE.toMillis()); // publications of the last changes (a measurement window)
             Audit audit = new Audit(tap.seen(), tap.startedAt());
             StringBuilder text = new StringBuilder();
-            met = report(text, kills, load, audit, baselineStart);
+            met = report(text, kills, load, audit, baselineStart, stack.log("haproxy"));
             report = text.toString();
         }
         System.out.println(report);
@@ -711,7 +714,8 @@ public final class ChaosRun {
 
     // ---- the report -----------------------------------------------------------------------------------------------
 
-    private static boolean report(StringBuilder out, List<Kill> kills, Load load, Audit audit, long baselineStart) {
+    private static boolean report(StringBuilder out, List<Kill> kills, Load load, Audit audit, long baselineStart,
+            Path balancerLog) {
         audit.acceptedVersions(load.acceptedVersions);
         List<Outcome> outcomes = new ArrayList<>(load.outcomes);
         long firstKill = kills.get(0).at();
@@ -781,9 +785,11 @@ public final class ChaosRun {
         audit.lost.forEach((topic, list) -> list.stream().limit(5).forEach(d -> details.add(topic + " lost: " + d)));
         audit.duplicated.forEach((topic, list) -> list.stream().limit(5).forEach(d -> details.add(topic
                 + " duplicated: " + d)));
-        Map<String, Integer> kinds = new LinkedHashMap<>();
-        outcomes.stream().filter(o -> !o.ok()).forEach(o -> kinds.merge(abbreviate(o.problem()), 1, Integer::sum));
-        kinds.forEach((problem, n) -> details.add("client error ×" + n + ": " + problem));
+        List<Outcome> failed = outcomes.stream().filter(o -> !o.ok()).toList();
+        failed.stream().limit(10).forEach(o -> details.add(clientError(o, kills)));
+        if (failed.size() > 10) {
+            details.add((failed.size() - 10) + " more client errors");
+        }
         if (!details.isEmpty()) {
             out.append("\n");
             details.forEach(d -> out.append("- ").append(d).append('\n'));
@@ -792,7 +798,48 @@ public final class ChaosRun {
         out.append(String.format(Locale.ROOT, "%nTargets: client errors outside in-flight requests of a killed router "
                 + "%d (target 0; in flight %d), lost + duplicated + two-writer records %d (target 0): %s%n", counted,
                 inFlight, problems, met ? "met" : "MISSED"));
+        if (counted > 0) {
+            appendBalancerLog(out, balancerLog);
+        }
         return met;
+    }
+
+    /**
+     * One client error: plain or stream, its wall-clock start (the balancer log's clock) and when it was sent from the
+     * kill whose phase it ended in (negative: in flight at that kill).
+     */
+    private static String clientError(Outcome o, List<Kill> kills) {
+        long wallStart = System.currentTimeMillis() - (System.nanoTime() - o.start()) / 1_000_000;
+        String when = "in the baseline";
+        for (int i = kills.size() - 1; i >= 0; i--) {
+            if (kills.get(i).at() <= o.end()) {
+                Kill kill = kills.get(i);
+                when = String.format(Locale.ROOT, "%+.2f s from kill %d (%s-%d)", (o.start() - kill.at()) / 1e9,
+                        i + 1, kill.module(), kill.replica());
+                break;
+            }
+        }
+        return String.format(Locale.ROOT, "client error (%s) sent %s UTC, %s, ended after %.0f ms: %s",
+                o.streaming() ? "stream" : "plain", DateTimeFormatter.ISO_LOCAL_TIME.format(LocalTime.ofInstant(
+                        Instant.ofEpochMilli(wallStart), ZoneOffset.UTC)), when, (o.end() - o.start()) / 1e6,
+                abbreviate(o.problem()));
+    }
+
+    /**
+     * The router balancer's log (requests that ended abnormally or were tried again, replicas' state changes): its
+     * last 40 lines, without the launcher's health polls of the start.
+     */
+    private static void appendBalancerLog(StringBuilder out, Path log) {
+        try {
+            List<String> lines = (Files.exists(log) ? Files.readAllLines(log, StandardCharsets.UTF_8)
+                    : List.<String>of()).stream().filter(l -> !l.contains("\"GET /actuator/health ")).toList();
+            out.append(String.format(Locale.ROOT, "%nThe balancer's log (%s; %d lines, the last 40):%n%n", log,
+                    lines.size()));
+            lines.subList(Math.max(0, lines.size() - 40), lines.size()).forEach(l -> out.append("    ").append(l)
+                    .append('\n'));
+        } catch (IOException e) {
+            out.append("\nThe balancer's log could not be read: ").append(e).append('\n');
+        }
     }
 
     private static int errors(List<Outcome> outcomes, long from, long to) {

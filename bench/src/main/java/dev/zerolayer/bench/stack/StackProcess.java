@@ -45,12 +45,14 @@ public final class StackProcess implements AutoCloseable {
     private final Process process;
     private final String router;
     private final String kafka;
+    private final Path data;
     private final Thread reaper;
 
-    private StackProcess(Process process, String router, String kafka) {
+    private StackProcess(Process process, String router, String kafka, Path data) {
         this.process = process;
         this.router = router;
         this.kafka = kafka;
+        this.data = data;
         // Ctrl-C or a failure that ends the JVM: the stack goes too
         this.reaper = new Thread(() -> stop(process), "stack-reaper");
         Runtime.getRuntime().addShutdownHook(reaper);
@@ -113,7 +115,7 @@ public final class StackProcess implements AutoCloseable {
             stop(process);
             throw new IllegalStateException("the stack did not get READY", e);
         }
-        return new StackProcess(process, "http://127.0.0.1:" + routerPort, "127.0.0.1:" + kafkaPort);
+        return new StackProcess(process, "http://127.0.0.1:" + routerPort, "127.0.0.1:" + kafkaPort, data);
     }
 
     /** The JVM options every service of a started stack runs with: this JVM's environment's, else the default. */
@@ -124,6 +126,11 @@ public final class StackProcess implements AutoCloseable {
 
     public String router() {
         return router;
+    }
+
+    /** A child's log file under the stack's data directory ({@code haproxy}: the router balancer's). */
+    public Path log(String name) {
+        return data.resolve("logs").resolve(name + ".log");
     }
 
     /** The broker's bootstrap address. */

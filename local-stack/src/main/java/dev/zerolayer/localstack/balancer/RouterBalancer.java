@@ -11,13 +11,16 @@ import java.util.Optional;
 /**
  * HAProxy (the Debian package) in front of the router replicas on the router port, in HTTP mode: each request goes to
  * the replica with the fewest in flight over a connection of its own (never a pooled one, which a replica that just
- * died would leave dead), a request a dead replica refuses or closes without a byte of answer is sent to another, and a
- * replica whose readiness check fails three times (1 s apart, 3 s each) gets none until it passes again, unless every
- * check fails at once: then every replica is tried unchecked rather than a request refused; a client's keep-alive
- * connection outlives any replica, and an idle one is kept 21 minutes (longer than clients keep theirs: the JDK's
- * HttpClient 20, Node's and Python's seconds), so the client, not the balancer, closes it and a request never races
- * the balancer's close (a POST sent as it closes gets no answer and is not retried); streams pass through unbuffered; a replica that comes back up (a restart) gets
- * its share of the requests gradually over the slow start, while its JIT finishes what its warm-up began. One thread.
+ * died would leave dead); a request a dead replica refuses or closes without a byte of answer is sent to another, so
+ * a request is held until its body is in (up to 256 KB: HAProxy tries again only a request it had whole when it first
+ * sent it); a replica whose readiness check fails three times (1 s apart, 3 s each) gets none until it passes again,
+ * unless every check fails at once: then every replica is tried unchecked rather than a request refused; a client's
+ * keep-alive connection outlives any replica, and an idle one is kept 21 minutes (longer than clients keep theirs: the
+ * JDK's HttpClient 20, Node's and Python's seconds), so the client, not the balancer, closes it and a request never
+ * races the balancer's close; streams pass through unbuffered; a replica that comes back up gets its share gradually
+ * over the slow start, while its JIT finishes what its warm-up began. One thread; its log (standard output, the
+ * launcher's {@code haproxy.log}) has the replicas' state changes and each request that ended abnormally or was tried
+ * again, with HAProxy's termination state and nothing of the bodies.
  */
 public final class RouterBalancer {
 
@@ -48,8 +51,13 @@ public final class RouterBalancer {
         StringBuilder config = new StringBuilder("""
                 global
                   nbthread 1
+                  log stdout format raw local0 info
+                  tune.bufsize 262144
                 defaults
                   mode http
+                  log global
+                  option httplog
+                  option dontlog-normal
                   timeout connect 2s
                   timeout client 15m
                   timeout server 15m
@@ -58,6 +66,7 @@ public final class RouterBalancer {
                   retries 3
                   retry-on conn-failure empty-response
                   option redispatch 1
+                  option http-buffer-request
                   http-reuse never
                 frontend routers
                   bind :%d

@@ -21,7 +21,8 @@ class RouterBalancerTest {
                 "http-reuse never", "balance leastconn", "option redispatch 1", "option httpchk GET /actuator/health/readiness", "server router-1 127.0.0.1:18090 check",
                 "server router-2 127.0.0.1:18091 check", "server router-1-unchecked 127.0.0.1:18090 backup",
                 "timeout check 3s", "default-server inter 1s fall 3 rise 1 slowstart 60000ms",
-                "timeout http-keep-alive 21m");
+                "timeout http-keep-alive 21m", "log stdout format raw", "option httplog", "option dontlog-normal",
+                "option http-buffer-request", "tune.bufsize 262144");
         assertThat(RouterBalancer.config(8080, List.of(18090, 18091), Duration.ZERO)).doesNotContain("slowstart");
     }
 
