@@ -23,8 +23,9 @@ import java.util.stream.Stream;
 
 /**
  * The router under the goal check's load (pinned, 1,000 req/s open loop), measured from outside: per mode, a clean
- * window counts its CPU time and context switches per request, by thread, then async-profiler (attached with
- * {@code jcmd JVMTI.agent_load}) takes a CPU and an allocation window, written as flame graphs and collapsed stacks.
+ * window counts its CPU time and context switches per request, by thread, and every process's CPU per request
+ * (StackCpu), then async-profiler (attached with {@code jcmd JVMTI.agent_load}) takes a CPU and an allocation
+ * window, written as flame graphs and collapsed stacks.
  *
  * <pre>
  * java -cp bench/target/benchmarks.jar dev.zerolayer.bench.proxy.RouterProfileRun --root . \
@@ -79,11 +80,15 @@ public final class RouterProfileRun {
                 OpenLoopLoad.Target target = ProxyOverheadRun.withStreaming(router, streaming);
                 load.run(target, rate, warmup);
                 Map<Integer, ThreadCounters> before = threads(pid);
+                StackCpu.Snapshot machineBefore = StackCpu.take();
                 long startedNanos = System.nanoTime();
                 OpenLoopLoad.Result clean = load.run(target, rate, length);
                 double seconds = (System.nanoTime() - startedNanos) / 1e9;
+                StackCpu.Snapshot machineAfter = StackCpu.take();
                 Map<Integer, ThreadCounters> after = threads(pid);
                 md.append(cleanWindow(mode, clean, seconds, before, after));
+                md.append(StackCpu.table(machineBefore, machineAfter, Math.max(1, clean.ok()), seconds,
+                        Runtime.getRuntime().availableProcessors()));
                 for (String event : List.of(cpuEvent, "alloc")) {
                     String name = (streaming ? "stream" : "non-stream") + "-" + (event.equals("alloc") ? "alloc" : "cpu");
                     agent(pid, library, "start,event=" + event + (event.equals("alloc") ? ",alloc=256k" : ",interval=1ms"));

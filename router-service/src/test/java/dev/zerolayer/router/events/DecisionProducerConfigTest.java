@@ -22,6 +22,12 @@ class DecisionProducerConfigTest {
     }
 
     @Test
+    void decisionsAreCompressedWithLz4UnlessTheOperatorChoseOtherwise() {
+        assertThat(DecisionProducerConfig.of("broker:9093", Map.of(), Map.of()))
+                .containsEntry("compression.type", "lz4");
+    }
+
+    @Test
     void anOperatorMayPartitionByKeyAgain() {
         Map<String, Object> config = DecisionProducerConfig.of("broker:9093", Map.of(),
                 Map.of("partitioner.ignore.keys", "false"));
