@@ -1,6 +1,7 @@
 package dev.zerolayer.localstack.balancer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.zerolayer.localstack.testing.LauncherProcess;
@@ -97,18 +98,9 @@ class RouterBalancerRetryIT {
     }
 
     /** Connects once the balancer listens. */
-    private static Socket connect(int port, Duration limit) throws Exception {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (true) {
-            try {
-                return new Socket(InetAddress.getLoopbackAddress(), port);
-            } catch (IOException notYet) {
-                if (System.nanoTime() > deadline) {
-                    throw notYet;
-                }
-                Thread.sleep(50); // polling until HAProxy has bound its port
-            }
-        }
+    private static Socket connect(int port, Duration limit) {
+        return await().atMost(limit).pollInterval(Duration.ofMillis(50)).ignoreExceptions()
+                .until(() -> new Socket(InetAddress.getLoopbackAddress(), port), Socket::isConnected);
     }
 
     /** One response with a content-length body, or what arrived before the connection closed. */
