@@ -186,18 +186,34 @@ public final class RouterProfileRun {
         return name.replaceAll("\\d+", "#");
     }
 
-    private static String cleanWindow(String mode, OpenLoopLoad.Result result, double seconds,
-            Map<Integer, ThreadCounters> before, Map<Integer, ThreadCounters> after) {
+    /**
+     * What each thread group did between two readings of one process: CPU ticks, voluntary and involuntary switches
+     * (a thread that started meanwhile counts from zero).
+     */
+    static Map<String, long[]> groupDeltas(Map<Integer, ThreadCounters> before, Map<Integer, ThreadCounters> after) {
         Map<String, long[]> groups = new TreeMap<>();
-        long[] total = new long[3];
         after.forEach((tid, now) -> {
             ThreadCounters then = before.getOrDefault(tid, new ThreadCounters(now.name(), 0, 0, 0));
-            long[] delta = {now.ticks() - then.ticks(), now.voluntary() - then.voluntary(),
-                    now.involuntary() - then.involuntary()};
             long[] g = groups.computeIfAbsent(group(now.name()), k -> new long[3]);
+            g[0] += now.ticks() - then.ticks();
+            g[1] += now.voluntary() - then.voluntary();
+            g[2] += now.involuntary() - then.involuntary();
+        });
+        return groups;
+    }
+
+    /** CPU ticks as microseconds per request. */
+    static double microsPerRequest(long ticks, double requests) {
+        return ticks / TICKS_PER_SECOND * 1e6 / requests;
+    }
+
+    private static String cleanWindow(String mode, OpenLoopLoad.Result result, double seconds,
+            Map<Integer, ThreadCounters> before, Map<Integer, ThreadCounters> after) {
+        Map<String, long[]> groups = groupDeltas(before, after);
+        long[] total = new long[3];
+        groups.values().forEach(g -> {
             for (int i = 0; i < 3; i++) {
-                g[i] += delta[i];
-                total[i] += delta[i];
+                total[i] += g[i];
             }
         });
         double requests = Math.max(1, result.ok());
@@ -207,7 +223,7 @@ public final class RouterProfileRun {
                 + "%.2f ms. Router CPU **%.0f µs per request** (%.0f %% of one core); **%.2f voluntary context switches "
                 + "per request** (a thread waited and was woken), %.2f involuntary (preempted).%n%n", result.ok(),
                 result.failed(), result.late(), seconds, ProxyReport.ms(result.latencyMicros(), 99),
-                total[0] / TICKS_PER_SECOND * 1e6 / requests, total[0] / TICKS_PER_SECOND / seconds * 100,
+                microsPerRequest(total[0], requests), total[0] / TICKS_PER_SECOND / seconds * 100,
                 total[1] / requests, total[2] / requests));
         md.append("| thread (numbers as #) | CPU µs / request | voluntary switches / request | involuntary / request |\n");
         md.append("|---|---|---|---|\n");
@@ -217,7 +233,7 @@ public final class RouterProfileRun {
                         .thenComparing(Map.Entry::getKey))
                 .limit(14)
                 .forEach(e -> md.append(String.format(Locale.ROOT, "| %s | %.0f | %.3f | %.3f |%n", e.getKey(),
-                        e.getValue()[0] / TICKS_PER_SECOND * 1e6 / requests, e.getValue()[1] / requests,
+                        microsPerRequest(e.getValue()[0], requests), e.getValue()[1] / requests,
                         e.getValue()[2] / requests)));
         md.append('\n');
         return md.toString();

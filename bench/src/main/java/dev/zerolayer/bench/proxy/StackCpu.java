@@ -9,9 +9,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Where a window's CPU went on the whole machine: each process of the stack (and the load's own), per answered
@@ -19,7 +19,6 @@ import java.util.regex.Pattern;
  */
 final class StackCpu {
 
-    private static final double TICKS_PER_SECOND = 100.0;
     private static final Pattern MODULE = Pattern.compile("([a-z]+(?:-[a-z]+)*)(?:/target/[^ ]*)?\\.jar");
 
     /** The processes' threads at one moment. */
@@ -65,23 +64,17 @@ final class StackCpu {
         List<Row> rows = new ArrayList<>();
         double total = 0;
         for (Map.Entry<Long, Map<Integer, ThreadCounters>> entry : after.threads().entrySet()) {
-            Map<Integer, ThreadCounters> then = before.threads().getOrDefault(entry.getKey(), Map.of());
-            Map<String, Long> groups = new TreeMap<>();
-            long ticks = 0;
-            for (Map.Entry<Integer, ThreadCounters> thread : entry.getValue().entrySet()) {
-                ThreadCounters now = thread.getValue();
-                long delta = now.ticks() - then.getOrDefault(thread.getKey(), new ThreadCounters(now.name(), 0, 0, 0))
-                        .ticks();
-                ticks += delta;
-                groups.merge(RouterProfileRun.group(now.name()), delta, Long::sum);
-            }
-            double micros = ticks / TICKS_PER_SECOND * 1e6 / requests;
+            Map<String, long[]> groups = RouterProfileRun.groupDeltas(before.threads().getOrDefault(entry.getKey(),
+                    Map.of()), entry.getValue());
+            double micros = RouterProfileRun.microsPerRequest(groups.values().stream().mapToLong(g -> g[0]).sum(),
+                    requests);
             total += micros;
-            String busiest = groups.entrySet().stream().filter(g -> g.getValue() > 0)
-                    .sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(3)
-                    .map(g -> String.format(Locale.ROOT, "%s %.0f", g.getKey(), g.getValue() / TICKS_PER_SECOND
-                            * 1e6 / requests))
-                    .reduce((a, b) -> a + ", " + b).orElse("");
+            String busiest = groups.entrySet().stream().filter(g -> g.getValue()[0] > 0)
+                    .sorted(Comparator.comparingLong((Map.Entry<String, long[]> g) -> g.getValue()[0]).reversed())
+                    .limit(3)
+                    .map(g -> String.format(Locale.ROOT, "%s %.0f", g.getKey(),
+                            RouterProfileRun.microsPerRequest(g.getValue()[0], requests)))
+                    .collect(Collectors.joining(", "));
             rows.add(new Row(after.names().get(entry.getKey()), micros, busiest));
         }
         rows.sort(Comparator.comparingDouble(Row::micros).reversed());

@@ -105,22 +105,11 @@ class RouterBalancerRetryIT {
 
     /** One response with a content-length body, or what arrived before the connection closed. */
     private static String readResponse(InputStream in) throws IOException {
-        ByteArrayOutputStream seen = new ByteArrayOutputStream();
-        int length = -1;
-        int headerEnd = -1;
-        int b;
-        while ((b = in.read()) != -1) {
-            seen.write(b);
-            String text = seen.toString(StandardCharsets.US_ASCII);
-            if (headerEnd < 0 && text.endsWith("\r\n\r\n")) {
-                headerEnd = text.length();
-                length = contentLength(text);
-            }
-            if (headerEnd >= 0 && seen.size() >= headerEnd + length) {
-                break;
-            }
+        String head = readHead(in);
+        if (head.isEmpty()) {
+            return "(the connection closed without a byte)";
         }
-        return seen.size() == 0 ? "(the connection closed without a byte)" : seen.toString(StandardCharsets.US_ASCII);
+        return head + new String(in.readNBytes(contentLength(head)), StandardCharsets.US_ASCII);
     }
 
     private static int contentLength(String head) {
@@ -155,6 +144,7 @@ class RouterBalancerRetryIT {
         }
     }
 
+    /** A message's head up to its blank line, or what arrived before the connection closed. */
     private static String readHead(InputStream in) throws IOException {
         ByteArrayOutputStream head = new ByteArrayOutputStream();
         int b;
