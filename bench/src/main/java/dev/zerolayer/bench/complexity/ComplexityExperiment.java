@@ -162,14 +162,20 @@ public final class ComplexityExperiment {
         scores.put("n-grams → difficulty", crossValidated(rows, training, fold, difficulty, ngrams.dimension(), l2,
                 epochs));
         double fitSeconds = (System.nanoTime() - start) / 1e9;
-        double[] lexicalLogits = each(rows, r -> lexicalLogit(lexical, Conversation.ofUser(r.prompt())));
+        double[][] rowFeatures = rows.stream().map(r -> ComplexityScorer.features(Conversation.ofUser(r.prompt())))
+                .toArray(double[][]::new);
+        double[] lexicalLogits = Arrays.stream(rowFeatures).mapToDouble(f -> lexicalLogit(lexical, f)).toArray();
         double[] full = fit(rows, training, training.outside(fold, -1), gap, ngrams.dimension(), l2, epochs);
         Anchors anchors = Anchors.load();
-        double[][] anchorInputs = anchors.all().stream().map(a -> new double[] {
-                full[ngrams.dimension()] + value(ngrams.features(newestUserText(a.conversation())), full),
-                lexicalLogit(lexical, a.conversation())}).toArray(double[][]::new);
-        double[] anchorEasy = anchors.all().stream().mapToDouble(a -> easyLogit(lexical, a.conversation())).toArray();
-        double[] easyLogits = each(rows, r -> easyLogit(lexical, Conversation.ofUser(r.prompt())));
+        double[][] anchorFeatures = anchors.all().stream().map(a -> ComplexityScorer.features(a.conversation()))
+                .toArray(double[][]::new);
+        double[][] anchorInputs = new double[anchorFeatures.length][];
+        for (int a = 0; a < anchorFeatures.length; a++) {
+            anchorInputs[a] = new double[] {full[ngrams.dimension()] + value(ngrams.features(newestUserText(
+                    anchors.all().get(a).conversation())), full), lexicalLogit(lexical, anchorFeatures[a])};
+        }
+        double[] anchorEasy = Arrays.stream(anchorFeatures).mapToDouble(f -> easyLogit(lexical, f)).toArray();
+        double[] easyLogits = Arrays.stream(rowFeatures).mapToDouble(f -> easyLogit(lexical, f)).toArray();
         double[] anchorTargets = anchors.all().stream().mapToDouble(Anchors.Anchor::target).toArray();
         Learned learned = Learned.stack(rows, scores.get("n-grams → graded gap"), lexicalLogits, easyLogits, gap,
                 fold, anchorInputs, anchorEasy, anchorTargets, anchorWeight);
@@ -178,7 +184,7 @@ public final class ComplexityExperiment {
         StringBuilder report = new StringBuilder();
         report.append("# Complexity signals on the labelled sets (issue #30)\n\n");
         report.append(translations.heldOut(rows, fold, learned, scores.get("n-grams → graded gap"),
-                translatedRegression, lexicalLogits, easyLogits, lexical, perTranslation));
+                translatedRegression, rowFeatures, lexicalLogits, easyLogits, lexical, perTranslation));
         report.append(String.format(Locale.ROOT, "%d rows; %d-fold cross-validation per dataset (seed %d); hashed "
                 + "n-grams 2^%d buckets%s, L2 %.0e, %d epochs, %d padded training copies per prompt (%.1f s for both "
                 + "targets' folds); APGR with 95 %% bootstrap interval (%d resamples).%n%n", rows.size(), FOLDS, SEED,
@@ -265,9 +271,8 @@ public final class ComplexityExperiment {
         return Feature.byId(featureId).orElseThrow().direction() < 0;
     }
 
-    /** The lexical model's terms of the {@link #easy} features (no intercept). */
-    static double easyLogit(ComplexityScorer lexical, Conversation conversation) {
-        double[] features = ComplexityScorer.features(conversation);
+    /** The lexical model's terms of the {@link #easy} features (no intercept), for a prompt's lexical features. */
+    static double easyLogit(ComplexityScorer lexical, double[] features) {
         List<String> ids = ComplexityScorer.featureIds();
         double logit = 0;
         for (int k = 0; k < ids.size(); k++) {
@@ -276,9 +281,8 @@ public final class ComplexityExperiment {
         return logit;
     }
 
-    /** The lexical model's logit (before the sigmoid and the vague rule). */
-    static double lexicalLogit(ComplexityScorer lexical, Conversation conversation) {
-        double[] features = ComplexityScorer.features(conversation);
+    /** The lexical model's logit (before the sigmoid and the vague rule), for a prompt's lexical features. */
+    static double lexicalLogit(ComplexityScorer lexical, double[] features) {
         List<String> ids = ComplexityScorer.featureIds();
         double logit = lexical.model().intercept();
         for (int k = 0; k < ids.size(); k++) {

@@ -100,11 +100,12 @@ record TranslatedCopies(String[] byRow) {
 
     /**
      * How far translation moves the n-gram regression and the learned model's stacked score, out of fold: each
-     * translated row's Chinese copy scored by the fold's model fitted without the row (and without its copies).
+     * translated row's Chinese copy scored by the fold's model fitted without the row (and without its copies);
+     * {@code features}: each row's lexical features.
      */
     String heldOut(List<ComplexityExperiment.Row> rows, int[] fold, Learned learned, double[] regression,
-            double[] translatedRegression, double[] lexicalLogits, double[] easyLogits, ComplexityScorer lexical,
-            int perTranslation) {
+            double[] translatedRegression, double[][] features, double[] lexicalLogits, double[] easyLogits,
+            ComplexityScorer lexical, int perTranslation) {
         double[] stacked = new double[rows.size()];
         double[] translatedStacked = new double[rows.size()];
         double[][] chineseLogits = new double[rows.size()][];
@@ -113,17 +114,14 @@ record TranslatedCopies(String[] byRow) {
             stacked[i] = learned.stackedLogit(regression[i], lexicalLogits[i], easyLogits[i]);
             String translation = byRow[i];
             if (translation != null) {
-                Conversation chinese = Conversation.ofUser(translation);
-                chineseFeatures[i] = ComplexityScorer.features(chinese);
-                chineseLogits[i] = new double[] {ComplexityExperiment.lexicalLogit(lexical, chinese),
-                        ComplexityExperiment.easyLogit(lexical, chinese)};
+                chineseFeatures[i] = ComplexityScorer.features(Conversation.ofUser(translation));
+                chineseLogits[i] = new double[] {ComplexityExperiment.lexicalLogit(lexical, chineseFeatures[i]),
+                        ComplexityExperiment.easyLogit(lexical, chineseFeatures[i])};
                 translatedStacked[i] = learned.stackedLogit(translatedRegression[i], chineseLogits[i][0],
                         chineseLogits[i][1]);
             }
         }
         // the n-gram term's expected value from the lexical features, fitted out of fold, where the text is not Latin
-        double[][] features = rows.stream()
-                .map(r -> ComplexityScorer.features(Conversation.ofUser(r.prompt()))).toArray(double[][]::new);
         double[] imputed = new double[rows.size()];
         double[] translatedImputed = new double[rows.size()];
         double[] imputedStacked = new double[rows.size()];
