@@ -110,21 +110,22 @@ final class Dispatching {
     private Attempt<ObjectNode> wholeAttempt(Progress.Decided decided, DispatchTrace trace, Attempt.Call call,
             WholeAnswer whole, NodeRegistration node, int continued, Runnable joined) {
         AtomicBoolean got = new AtomicBoolean();
+        // collect, not doOnNext(...).then(...): then discards every chunk, looking up the subscriber's context each time
         return new Attempt<>(call, upstream -> upstream
-                .doOnNext(chunk -> {
+                .collect(() -> whole, (assembling, chunk) -> {
                     if (got.compareAndSet(false, true) && joined != null) {
                         joined.run();
                     }
-                    whole.onChunk(chunk);
+                    assembling.onChunk(chunk);
                 })
-                .then(Mono.fromCallable(() -> {
-                    ObjectNode answer = whole.onEnd();
+                .map(assembled -> {
+                    ObjectNode answer = assembled.onEnd();
                     if (answer == null) {
-                        throw UpstreamFailure.of(whole.nodeError() != null ? "upstream_error_event"
+                        throw UpstreamFailure.of(assembled.nodeError() != null ? "upstream_error_event"
                                 : "upstream_incomplete");
                     }
                     return answer;
-                })).flux()
+                }).flux()
                 .onErrorMap(e -> broken(e, decided, trace, whole, node, continued, got.get())), Flux::error, whole);
     }
 
@@ -215,15 +216,18 @@ final class Dispatching {
         Progress.Dispatched started = Progress.Dispatched.started(decided, trace);
         Continuation continuation = tierLimits(decided).continuation();
         Answers answers = answers(decided, trace, continuation.on());
-        Flux<DataBuffer> body = Flux.defer(() -> dispatch(decided, trace, node -> streamAttempt(decided, trace,
-                        answers, call(decided, node, null), answers.stream(node.protocol()), node, 0)))
-                .index()
-                .map(indexed -> {
-                    if (indexed.getT1() == 0) {
-                        metrics.ttfb(trace.ttfbNanos());
-                        Replies.routeHeaders(started, response.getHeaders());
-                    }
-                    return response.bufferFactory().wrap(indexed.getT2());
+        Flux<DataBuffer> body = Flux.defer(() -> {
+                    boolean[] first = {true};
+                    return dispatch(decided, trace, node -> streamAttempt(decided, trace, answers,
+                            call(decided, node, null), answers.stream(node.protocol()), node, 0))
+                            .map(bytes -> {
+                                if (first[0]) {
+                                    first[0] = false;
+                                    metrics.ttfb(trace.ttfbNanos());
+                                    Replies.routeHeaders(started, response.getHeaders());
+                                }
+                                return response.bufferFactory().wrap(bytes);
+                            });
                 })
                 .doOnComplete(() -> {
                     if (trace.servedAnswer() instanceof StreamAnswer served) {
@@ -260,17 +264,16 @@ final class Dispatching {
     private static final byte[] END = new byte[0];
 
     /** A node's chunks as the client's bytes, and its breaking the answer as an error after the bytes before it. */
-    private static Flux<byte[]> shaped(Flux<byte[]> upstream, StreamAnswer answer) {
-        return upstream.concatWith(Mono.just(END)).handle((chunk, sink) -> {
-            byte[] bytes = chunk == END ? answer.onEnd() : answer.onChunk(chunk);
-            if (bytes.length > 0) {
-                sink.next(bytes);
-            }
-            UpstreamFailure broke = answer.brokeOff();
-            if (broke != null) {
-                sink.error(broke);
-            }
-        });
+    static Flux<byte[]> shaped(Flux<byte[]> upstream, StreamAnswer answer) {
+        // map / takeUntil / filter, not handle: handle restores the thread-locals around every chunk
+        return upstream.concatWith(Mono.just(END))
+                .map(chunk -> chunk == END ? answer.onEnd() : answer.onChunk(chunk))
+                .takeUntil(bytes -> answer.brokeOff() != null)
+                .filter(bytes -> bytes.length > 0)
+                .concatWith(Mono.defer(() -> {
+                    UpstreamFailure broke = answer.brokeOff();
+                    return broke == null ? Mono.empty() : Mono.error(broke);
+                }));
     }
 
     /**

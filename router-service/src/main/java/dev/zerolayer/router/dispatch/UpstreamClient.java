@@ -1,5 +1,6 @@
 package dev.zerolayer.router.dispatch;
 
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelOption;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -119,7 +120,8 @@ public class UpstreamClient {
                     if (declared != null && declaredTooLarge(declared)) {
                         return Flux.error(UpstreamFailure.of(TOO_LARGE));
                     }
-                    Flux<byte[]> received = limited(content.asByteArray());
+                    // map, not asByteArray: that is a handle, which restores the thread-locals around every chunk
+                    Flux<byte[]> received = limited(content.map(ByteBufUtil::getBytes));
                     if (status >= 200 && status < 300) {
                         return received;
                     }

@@ -43,16 +43,18 @@ public final class ForwardedHeaders {
     public static ForwardedHeaders of(HttpHeaders client) {
         Set<String> named = PassedHeaders.namedByConnection(client);
         List<Map.Entry<String, String>> kept = new ArrayList<>();
-        for (Map.Entry<String, List<String>> header : client.headerSet()) {
-            String name = header.getKey().toLowerCase(Locale.ROOT);
+        // forEach, not headerSet: the server's headers are unique by name already, and headerSet builds a
+        // case-insensitive set of them on every request
+        client.forEach((key, values) -> {
+            String name = key.toLowerCase(Locale.ROOT);
             if (PassedHeaders.notPassed(name) || DROPPED.contains(name) || named.contains(name)
                     || name.startsWith(ROUTING_PREFIX) || name.startsWith(GATEWAY_PREFIX)) {
-                continue;
+                return;
             }
-            for (String value : header.getValue()) {
+            for (String value : values) {
                 kept.add(new AbstractMap.SimpleImmutableEntry<>(name, value));
             }
-        }
+        });
         return new ForwardedHeaders(List.copyOf(kept));
     }
 
