@@ -27,6 +27,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.Queue;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The floor a JVM proxy starts from here: plain Netty on two event loops, each client connection paired with one
@@ -66,7 +67,7 @@ final class FloorProxy implements AutoCloseable {
     @Override
     public void close() {
         server.close().syncUninterruptibly();
-        loops.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+        loops.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     }
 
     /** A client connection: its messages go to its own node connection, opened on its loop at the first one. */

@@ -3,6 +3,7 @@ package dev.zerolayer.bench.proxy;
 import dev.zerolayer.bench.report.RunArguments;
 import dev.zerolayer.bench.stack.Machine;
 import dev.zerolayer.bench.stack.StackProcess;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,7 +36,7 @@ public final class FloorProxyRun {
         int windows = Integer.parseInt(options.getOrDefault("windows", "3"));
         String direct = options.getOrDefault("direct", "http://127.0.0.1:18100");
         Path out = Path.of(options.getOrDefault("out", "bench/target/floor.md")).toAbsolutePath();
-        java.net.URI node = java.net.URI.create(direct);
+        URI node = URI.create(direct);
         long pid = ProcessHandle.current().pid();
         OpenLoopLoad load = new OpenLoopLoad(512);
         try (StackProcess stack = ProxyOverheadRun.startStack(options,
@@ -68,8 +69,7 @@ public final class FloorProxyRun {
                     var before = RouterProfileRun.threads(pid);
                     OpenLoopLoad.Result f = load.run(proxied, rate, length);
                     var after = RouterProfileRun.threads(pid);
-                    long[] loops = RouterProfileRun.groupDeltas(before, after)
-                            .getOrDefault(FloorProxy.THREADS + "-#-#", new long[3]);
+                    long[] loops = loopDeltas(RouterProfileRun.groupDeltas(before, after));
                     double requests = Math.max(1, f.ok());
                     md.append(String.format(Locale.ROOT, "| %s | %d | %.2f / %.2f | %.2f / %.2f | %+.2f | %.0f | %.2f "
                                     + "| %d |%n", ProxyReport.mode(streaming), w,
@@ -83,5 +83,23 @@ public final class FloorProxyRun {
             System.out.println(md);
             Files.writeString(out, md.toString());
         }
+    }
+
+    /** The proxy loops' ticks and switches, summed over their thread groups (none found: the run is wrong, not idle). */
+    static long[] loopDeltas(Map<String, long[]> groups) {
+        long[] loops = new long[3];
+        boolean found = false;
+        for (Map.Entry<String, long[]> group : groups.entrySet()) {
+            if (group.getKey().startsWith(FloorProxy.THREADS)) {
+                found = true;
+                for (int i = 0; i < loops.length; i++) {
+                    loops[i] += group.getValue()[i];
+                }
+            }
+        }
+        if (!found) {
+            throw new IllegalStateException("no " + FloorProxy.THREADS + " thread among " + groups.keySet());
+        }
+        return loops;
     }
 }

@@ -1,6 +1,7 @@
 package dev.zerolayer.bench.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
 import java.net.InetSocketAddress;
@@ -12,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class FloorProxyTest {
@@ -42,7 +44,8 @@ class FloorProxyTest {
             for (String body : List.of("{\"n\":1}", "{\"n\":2}")) {
                 answers.add(client.send(HttpRequest.newBuilder(
                                 URI.create("http://127.0.0.1:" + proxy.port() + "/v1/messages"))
-                        .timeout(Duration.ofSeconds(10)).header("x-api-key", "k").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                        .timeout(Duration.ofSeconds(10)).header("x-api-key", "k")
+                        .POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                         HttpResponse.BodyHandlers.ofString()));
             }
 
@@ -55,5 +58,18 @@ class FloorProxyTest {
         } finally {
             node.stop(0);
         }
+    }
+
+    @Test
+    void theLoopsAreChargedEveryFloorProxyThreadGroupAndNothingElse() {
+        // Given a window's thread groups: the proxy's loops under two name shapes, and the load's own threads
+        Map<String, long[]> groups = Map.of(FloorProxy.THREADS + "-#-#", new long[] {30, 100, 2},
+                FloorProxy.THREADS + "-#", new long[] {5, 10, 1}, "open-loop-io", new long[] {70, 900, 9});
+
+        // When the loops' share is taken, Then it is the two proxy groups' sums
+        assertThat(FloorProxyRun.loopDeltas(groups)).containsExactly(35, 110, 3);
+        // and a window without the proxy's threads is an error, not a proxy that cost nothing
+        assertThatThrownBy(() -> FloorProxyRun.loopDeltas(Map.of("open-loop-io", new long[3])))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining(FloorProxy.THREADS);
     }
 }
