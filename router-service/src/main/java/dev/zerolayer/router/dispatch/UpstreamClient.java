@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.netty.http.HttpResources;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.resources.ConnectionProvider;
 import reactor.netty.resources.LoopResources;
@@ -18,7 +19,8 @@ import reactor.netty.resources.LoopResources;
  * POSTs a JSON body to a node (asking for a stream) and streams back the response bytes as they arrive: never follows redirects, sends only
  * the headers it is given (the gateway forwards no client credentials), fails a non-2xx response (a redirect too) with its
  * status and body, and fails a response (success or error) larger than the limit, by its declared length or as the
- * bytes arrive.
+ * bytes arrive; a plain-HTTP node is called over the calling loop's own keep-alive connections ({@link NodeCall}), a
+ * TLS one through Reactor Netty's client.
  */
 public class UpstreamClient {
 
@@ -29,6 +31,7 @@ public class UpstreamClient {
     private final HttpClient[] perLoop;
     private final EventLoops eventLoops;
     private final long maxResponseBytes;
+    private final NodeConnections connections;
 
     public UpstreamClient(int connectTimeoutMs, long maxResponseBytes) {
         this(connectTimeoutMs, maxResponseBytes, EventLoops.none());
@@ -39,7 +42,7 @@ public class UpstreamClient {
      *     share a thread and the machine carries one set of I/O threads, not two (none: Reactor Netty's global ones);
      *     a call made on loop i takes a connection from loop i's own pool, made on (and read by) that loop, so the
      *     request never changes thread; a shared pool hands a loop connections of other loops, and every call then
-     *     crosses threads twice
+     *     crosses threads twice (none: plain-HTTP calls run on Reactor Netty's global client loops)
      */
     public UpstreamClient(int connectTimeoutMs, long maxResponseBytes, EventLoops eventLoops) {
         this.eventLoops = eventLoops;
@@ -50,6 +53,10 @@ public class UpstreamClient {
             perLoop[i] = client("zerolayer-upstream-loop-" + i, connectTimeoutMs, loops);
         }
         this.maxResponseBytes = maxResponseBytes;
+        this.connections = loops == null
+                ? new NodeConnections(HttpResources.get(), HttpResources.get().onClient(LoopResources.DEFAULT_NATIVE),
+                        connectTimeoutMs)
+                : new NodeConnections(loops, loops.onServer(LoopResources.DEFAULT_NATIVE), connectTimeoutMs);
     }
 
     private static HttpClient client(String poolName, int connectTimeoutMs, LoopResources loops) {
@@ -81,7 +88,8 @@ public class UpstreamClient {
         return base + path;
     }
 
-    private boolean declaredTooLarge(String contentLength) {
+    /** Whether a declared Content-Length is over the limit (an unreadable one is not: the bytes are counted anyway). */
+    static boolean declaredTooLarge(String contentLength, long maxResponseBytes) {
         try {
             return Long.parseLong(contentLength.trim()) > maxResponseBytes;
         } catch (NumberFormatException e) {
@@ -102,8 +110,16 @@ public class UpstreamClient {
         });
     }
 
-    /** POSTs a JSON body asking for an event stream; {@code headers} are added as given (a name may repeat). */
+    /**
+     * POSTs a JSON body asking for an event stream; {@code headers} are added as given (a name may repeat). A plain
+     * {@code http://} node is called over this client's own per-loop connections ({@link NodeCall}); any other URL
+     * (TLS) through Reactor Netty's client.
+     */
     public Flux<byte[]> post(String url, byte[] body, List<Map.Entry<String, String>> headers) {
+        NodeTarget target = NodeTarget.of(url);
+        if (target != null) {
+            return new NodeCall(connections, target, body, headers, maxResponseBytes);
+        }
         return http().headers(h -> {
                     h.set(HttpHeaderNames.CONTENT_TYPE, "application/json");
                     h.set(HttpHeaderNames.ACCEPT, "text/event-stream");
@@ -117,7 +133,7 @@ public class UpstreamClient {
                 .response((response, content) -> {
                     int status = response.status().code();
                     String declared = response.responseHeaders().get(HttpHeaderNames.CONTENT_LENGTH);
-                    if (declared != null && declaredTooLarge(declared)) {
+                    if (declared != null && declaredTooLarge(declared, maxResponseBytes)) {
                         return Flux.error(UpstreamFailure.of(TOO_LARGE));
                     }
                     // map, not asByteArray: that is a handle, which restores the thread-locals around every chunk
