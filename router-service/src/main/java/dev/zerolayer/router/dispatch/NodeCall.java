@@ -120,9 +120,26 @@ final class NodeCall extends Flux<byte[]> {
         }
 
         private void send(NodeConnections.NodeChannel channel, boolean wasIdle) {
+            DefaultFullHttpRequest request;
+            try {
+                request = request();
+            } catch (IllegalArgumentException e) {
+                // a header Netty will not write (a name or value that is not HTTP): nothing was sent
+                pool.release(channel);
+                finish(UpstreamFailure.of("upstream_io_error"));
+                return;
+            }
             connection = channel;
             reused = wasIdle;
             channel.current = this;
+            channel.channel.writeAndFlush(request).addListener(f -> {
+                if (!f.isSuccess() && connection == channel) {
+                    lost(f.cause());
+                }
+            });
+        }
+
+        private DefaultFullHttpRequest request() {
             DefaultFullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST,
                     target.path(), Unpooled.wrappedBuffer(body));
             HttpHeaders h = request.headers();
@@ -133,11 +150,7 @@ final class NodeCall extends Flux<byte[]> {
             for (Map.Entry<String, String> header : headers) {
                 h.add(header.getKey(), header.getValue());
             }
-            channel.channel.writeAndFlush(request).addListener(f -> {
-                if (!f.isSuccess() && connection == channel) {
-                    lost(f.cause());
-                }
-            });
+            return request;
         }
 
         /** A message of the answer, on the loop. */

@@ -65,6 +65,20 @@ class NodeCallTest {
     }
 
     @Test
+    void aHeaderValueThatIsNotHttpFailsTheCallWithoutSendingIt() throws Exception {
+        node = new RawNode((socket, index) -> {
+            node.requests.complete(RawNode.read(socket.getInputStream()));
+            RawNode.answer(socket.getOutputStream(), 200, "data: ok\n\n", true);
+        });
+
+        assertThatThrownBy(() -> client.post(node.url(), BODY, List.of(Map.entry("x-extra", "a\r\nx-injected: 1")))
+                .blockLast(Duration.ofSeconds(10)))
+                .isInstanceOfSatisfying(UpstreamFailure.class,
+                        failure -> assertThat(failure.reason()).isEqualTo("upstream_io_error"));
+        assertThat(node.requests).isNotDone();
+    }
+
+    @Test
     void aNon2xxAnswerFailsWithItsStatusAndBody() throws Exception {
         node = new RawNode((socket, index) -> {
             RawNode.read(socket.getInputStream());
