@@ -20,6 +20,7 @@ import java.net.ConnectException;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
 import reactor.core.publisher.Flux;
@@ -51,7 +52,12 @@ final class NodeCall extends Flux<byte[]> {
     public void subscribe(CoreSubscriber<? super byte[]> actual) {
         Exchange exchange = new Exchange(actual, connections.pool());
         actual.onSubscribe(exchange);
-        exchange.onLoop(exchange::start);
+        try {
+            exchange.onLoop(exchange::start);
+        } catch (RejectedExecutionException e) {
+            // the loops are shutting down: no call can be made, and none will touch this one's state
+            actual.onError(UpstreamFailure.of("upstream_io_error"));
+        }
     }
 
     /** The call's state; every field is touched on its loop only (request and cancel hop there). */
@@ -68,6 +74,8 @@ final class NodeCall extends Flux<byte[]> {
         private boolean signalled;
         private Throwable failure;
         private boolean reused;
+        /** The request is all written: only then may the connection carry another one. */
+        private boolean written;
         private boolean retried;
         private boolean answering;
         private boolean informational;
@@ -123,8 +131,8 @@ final class NodeCall extends Flux<byte[]> {
             DefaultFullHttpRequest request;
             try {
                 request = request();
-            } catch (IllegalArgumentException e) {
-                // a header Netty will not write (a name or value that is not HTTP): nothing was sent
+            } catch (RuntimeException e) {
+                // a header Netty will not write (a name or value that is not HTTP, or null): nothing was sent
                 pool.release(channel);
                 finish(UpstreamFailure.of("upstream_io_error"));
                 return;
@@ -133,7 +141,9 @@ final class NodeCall extends Flux<byte[]> {
             reused = wasIdle;
             channel.current = this;
             channel.channel.writeAndFlush(request).addListener(f -> {
-                if (!f.isSuccess() && connection == channel) {
+                if (f.isSuccess()) {
+                    written = true;
+                } else if (connection == channel) {
                     lost(f.cause());
                 }
             });
@@ -156,12 +166,13 @@ final class NodeCall extends Flux<byte[]> {
         /** A message of the answer, on the loop. */
         void received(Object msg) {
             try {
+                // the node has begun to answer (even unreadably): the call is never sent again
+                answering = true;
                 if (msg instanceof DecoderResultProvider provider && provider.decoderResult().isFailure()) {
                     lost(provider.decoderResult().cause());
                     return;
                 }
                 if (msg instanceof HttpResponse response) {
-                    answering = true;
                     informational = response.status().code() < 200;
                     if (informational) {
                         // an interim answer (100 Continue): the real one follows
@@ -213,7 +224,8 @@ final class NodeCall extends Flux<byte[]> {
         /** The answer ended: its connection goes back to the pool (unless the node closes it). */
         private void ended() {
             NodeConnections.NodeChannel channel = detach();
-            if (keepAlive && channel.channel.isActive()) {
+            // an answer that ends before the request is all written (an early 4xx) leaves the rest of it in the way
+            if (keepAlive && written && channel.channel.isActive()) {
                 pool.release(channel);
             } else {
                 channel.channel.close();

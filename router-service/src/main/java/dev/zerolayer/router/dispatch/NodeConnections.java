@@ -115,8 +115,15 @@ final class NodeConnections {
                             channel.pipeline().addLast(new HttpClientCodec(), handler);
                         }
                     });
-            bootstrap.connect(target.host(), target.port()).addListener((ChannelFuture f) ->
-                    done.accept(f.isSuccess() ? handler : null, f.cause()));
+            bootstrap.connect(target.host(), target.port()).addListener((ChannelFuture f) -> {
+                // a channel that could not even be registered reports on Netty's global executor: back to the loop
+                Runnable report = () -> done.accept(f.isSuccess() ? handler : null, f.cause());
+                if (loop.inEventLoop()) {
+                    report.run();
+                } else {
+                    loop.execute(report);
+                }
+            });
         }
 
         /** A connection whose answer ended cleanly goes back, first in line. */

@@ -12,21 +12,25 @@ record NodeTarget(String host, int port, String address, String hostHeader, Stri
 
     private static final int CACHED = 4_096;
     private static final Map<String, NodeTarget> PARSED = new ConcurrentHashMap<>();
+    /** Stands for "not plain HTTP" in the cache. */
+    private static final NodeTarget OTHER = new NodeTarget("", 0, "", "", "");
 
-    /** The target of an {@code http://} URL, or null for any other scheme. */
+    /**
+     * The target of an {@code http://} URL, or null for any other scheme.
+     *
+     * @throws IllegalArgumentException when the URL is not one
+     */
     static NodeTarget of(String url) {
         NodeTarget known = PARSED.get(url);
-        if (known != null) {
-            return known;
-        }
-        NodeTarget parsed = parse(url);
-        if (parsed != null) {
+        if (known == null) {
+            NodeTarget parsed = parse(url);
+            known = parsed == null ? OTHER : parsed;
             if (PARSED.size() >= CACHED) {
                 PARSED.clear();
             }
-            PARSED.put(url, parsed);
+            PARSED.put(url, known);
         }
-        return parsed;
+        return known == OTHER ? null : known;
     }
 
     private static NodeTarget parse(String url) {

@@ -116,7 +116,13 @@ public class UpstreamClient {
      * (TLS) through Reactor Netty's client.
      */
     public Flux<byte[]> post(String url, byte[] body, List<Map.Entry<String, String>> headers) {
-        NodeTarget target = NodeTarget.of(url);
+        NodeTarget target;
+        try {
+            target = NodeTarget.of(url);
+        } catch (IllegalArgumentException e) {
+            // a node registered with an unusable URL fails its attempt like any node that cannot be reached
+            return Flux.error(UpstreamFailure.of("upstream_io_error"));
+        }
         if (target != null) {
             return new NodeCall(connections, target, body, headers, maxResponseBytes);
         }

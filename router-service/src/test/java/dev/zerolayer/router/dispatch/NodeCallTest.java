@@ -138,6 +138,45 @@ class NodeCallTest {
     }
 
     @Test
+    void anAnswerCutShortOfItsDeclaredLengthFailsAsAnIoError() throws Exception {
+        node = new RawNode((socket, index) -> {
+            RawNode.read(socket.getInputStream());
+            socket.getOutputStream().write(("HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\ndata: par")
+                    .getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+        });
+
+        assertThatThrownBy(() -> client.post(node.url(), BODY, List.of()).blockLast(Duration.ofSeconds(10)))
+                .isInstanceOfSatisfying(UpstreamFailure.class,
+                        failure -> assertThat(failure.reason()).isEqualTo("upstream_io_error"));
+    }
+
+    @Test
+    void anAnswerWithoutALengthIsReadUntilTheNodeClosesAndItsConnectionIsNotKept() throws Exception {
+        node = new RawNode((socket, index) -> {
+            RawNode.read(socket.getInputStream());
+            socket.getOutputStream().write(("HTTP/1.1 200 OK\r\nconnection: close\r\n\r\ndata: all of it\n\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+        });
+
+        for (int i = 0; i < 2; i++) {
+            byte[] answer = client.post(node.url(), BODY, List.of()).reduce(UpstreamClientBytes::concat)
+                    .block(Duration.ofSeconds(10));
+            assertThat(new String(answer, StandardCharsets.UTF_8)).isEqualTo("data: all of it\n\n");
+        }
+        assertThat(node.accepted.get()).isEqualTo(2);
+    }
+
+    @Test
+    void anUnusableNodeUrlFailsTheAttemptInsteadOfThrowing() {
+        assertThatThrownBy(() -> client.post("http://node:8000/v1 /messages", BODY, List.of())
+                .blockLast(Duration.ofSeconds(10)))
+                .isInstanceOfSatisfying(UpstreamFailure.class,
+                        failure -> assertThat(failure.reason()).isEqualTo("upstream_io_error"));
+    }
+
+    @Test
     void aCallCancelledMidAnswerClosesItsConnection() throws Exception {
         // Given a node that streams one chunk and then waits for more than the client will read
         CompletableFuture<Integer> closedByClient = new CompletableFuture<>();
