@@ -159,7 +159,7 @@ final class NodeConnections {
         }
     }
 
-    /** A connection's end of the pipeline: hands what arrives to the call using it; an idle one leaves its pool when closed. */
+    /** A connection's end of the pipeline: hands what arrives to the call using it; an idle one closed leaves its pool. */
     static final class NodeChannel extends ChannelInboundHandlerAdapter {
 
         final LoopPool pool;

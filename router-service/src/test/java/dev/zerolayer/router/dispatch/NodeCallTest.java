@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
 import reactor.netty.resources.LoopResources;
 import reactor.test.StepVerifier;
 
@@ -71,10 +72,8 @@ class NodeCallTest {
             RawNode.answer(socket.getOutputStream(), 200, "data: ok\n\n", true);
         });
 
-        assertThatThrownBy(() -> client.post(node.url(), BODY, List.of(Map.entry("x-extra", "a\r\nx-injected: 1")))
-                .blockLast(Duration.ofSeconds(10)))
-                .isInstanceOfSatisfying(UpstreamFailure.class,
-                        failure -> assertThat(failure.reason()).isEqualTo("upstream_io_error"));
+        assertFailsWith(client.post(node.url(), BODY, List.of(Map.entry("x-extra", "a\r\nx-injected: 1"))),
+                "upstream_io_error");
         assertThat(node.requests).isNotDone();
     }
 
@@ -99,10 +98,8 @@ class NodeCallTest {
             port = closed.getLocalPort();
         }
 
-        assertThatThrownBy(() -> client.post("http://127.0.0.1:" + port + "/v1/messages", BODY, List.of())
-                .blockLast(Duration.ofSeconds(10)))
-                .isInstanceOfSatisfying(UpstreamFailure.class,
-                        failure -> assertThat(failure.reason()).isEqualTo("upstream_connect_failed"));
+        assertFailsWith(client.post("http://127.0.0.1:" + port + "/v1/messages", BODY, List.of()),
+                "upstream_connect_failed");
     }
 
     @Test
@@ -131,9 +128,7 @@ class NodeCallTest {
             socket.close();
         });
 
-        assertThatThrownBy(() -> client.post(node.url(), BODY, List.of()).blockLast(Duration.ofSeconds(10)))
-                .isInstanceOfSatisfying(UpstreamFailure.class,
-                        failure -> assertThat(failure.reason()).isEqualTo("upstream_io_error"));
+        assertFailsWith(client.post(node.url(), BODY, List.of()), "upstream_io_error");
         assertThat(node.accepted.get()).isEqualTo(1);
     }
 
@@ -146,9 +141,7 @@ class NodeCallTest {
             socket.getOutputStream().flush();
         });
 
-        assertThatThrownBy(() -> client.post(node.url(), BODY, List.of()).blockLast(Duration.ofSeconds(10)))
-                .isInstanceOfSatisfying(UpstreamFailure.class,
-                        failure -> assertThat(failure.reason()).isEqualTo("upstream_io_error"));
+        assertFailsWith(client.post(node.url(), BODY, List.of()), "upstream_io_error");
     }
 
     @Test
@@ -170,10 +163,7 @@ class NodeCallTest {
 
     @Test
     void anUnusableNodeUrlFailsTheAttemptInsteadOfThrowing() {
-        assertThatThrownBy(() -> client.post("http://node:8000/v1 /messages", BODY, List.of())
-                .blockLast(Duration.ofSeconds(10)))
-                .isInstanceOfSatisfying(UpstreamFailure.class,
-                        failure -> assertThat(failure.reason()).isEqualTo("upstream_io_error"));
+        assertFailsWith(client.post("http://node:8000/v1 /messages", BODY, List.of()), "upstream_io_error");
     }
 
     @Test
@@ -224,6 +214,13 @@ class NodeCallTest {
                 .block(Duration.ofSeconds(10));
 
         assertThat(new String(answer, StandardCharsets.UTF_8)).isEqualTo(expected.toString());
+    }
+
+    /** The call fails with an {@link UpstreamFailure} of this reason (and does not hang). */
+    private static void assertFailsWith(Flux<byte[]> call, String reason) {
+        assertThatThrownBy(() -> call.blockLast(Duration.ofSeconds(10)))
+                .isInstanceOfSatisfying(UpstreamFailure.class,
+                        failure -> assertThat(failure.reason()).isEqualTo(reason));
     }
 
     /** Concatenates two byte arrays. */
