@@ -123,7 +123,8 @@ public class ModelOwner implements SmartLifecycle, HealthIndicator {
 
     /**
      * Until the topic holds a usable model: a follower waits (the leader publishes it, or this replica's term comes); a
-     * leader publishes the built-in one, and goes back to waiting when its term ends before that succeeded.
+     * leader publishes the built-in one, and goes back to waiting when its term ends before that succeeded; one that was
+     * committed but not yet read back is waited for, never published again.
      */
     private void publishBuiltInUnlessPublished() throws InterruptedException {
         ComplexityModel builtIn = ComplexityModels.builtIn();
@@ -139,6 +140,17 @@ public class ModelOwner implements SmartLifecycle, HealthIndicator {
                 publishedBuiltIn = true;
                 log.info("no complexity model on {}; published the built-in model {}", Topics.COMPLEXITY_MODEL,
                         builtIn.modelVersion());
+                return;
+            }
+            if (outcome == ModelPublisher.Outcome.UNCONFIRMED) {
+                // committed, not read back yet (a view still joining its group on a slow start): it becomes the active
+                // model when the view reads it; publishing it again would put the built-in model on the topic twice
+                publishedBuiltIn = true;
+                log.info("no complexity model on {}; published the built-in model {}, waiting to read it back",
+                        Topics.COMPLEXITY_MODEL, builtIn.modelVersion());
+                while (running && !active.hasUsablePublishedModel()) {
+                    Thread.sleep(POLL.toMillis());
+                }
                 return;
             }
             Duration pause = backoff.next();
