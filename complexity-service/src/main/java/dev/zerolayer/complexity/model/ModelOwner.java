@@ -123,15 +123,17 @@ public class ModelOwner implements SmartLifecycle, HealthIndicator {
 
     /**
      * Until the topic holds a usable model: a follower waits (the leader publishes it, or this replica's term comes); a
-     * leader publishes the built-in one, and goes back to waiting when its term ends before that succeeded; one that was
-     * committed but not yet read back is waited for, never published again.
+     * leader publishes the built-in one, and goes back to waiting when its term ends before that succeeded; one that
+     * was committed but not yet read back is waited for, never published again.
      */
     private void publishBuiltInUnlessPublished() throws InterruptedException {
         ComplexityModel builtIn = ComplexityModels.builtIn();
         Backoff backoff = new Backoff();
         while (running && !active.hasUsablePublishedModel()) {
-            if (!leadership.isLeader()) {
-                Thread.sleep(POLL.toMillis()); // a follower: the leader publishes it, or this replica's term comes
+            if (publishedBuiltIn || !leadership.isLeader()) {
+                // a follower: the leader publishes it, or this replica's term comes; or this replica's own model is
+                // committed and on its way to the view
+                Thread.sleep(POLL.toMillis());
                 continue;
             }
             ComplexityModel stamped = builtIn.restamped(EventChecks.newEventId(), clock.instant());
@@ -148,17 +150,14 @@ public class ModelOwner implements SmartLifecycle, HealthIndicator {
                 publishedBuiltIn = true;
                 log.info("no complexity model on {}; published the built-in model {}, waiting to read it back",
                         Topics.COMPLEXITY_MODEL, builtIn.modelVersion());
-                while (running && !active.hasUsablePublishedModel()) {
-                    Thread.sleep(POLL.toMillis());
-                }
-                return;
+                continue;
             }
             Duration pause = backoff.next();
             log.warn("built-in complexity model not published yet ({}); retrying in {} ms", outcome,
                     pause.toMillis());
             Thread.sleep(pause.toMillis());
         }
-        if (active.hasUsablePublishedModel()) {
+        if (active.hasUsablePublishedModel() && !publishedBuiltIn) {
             log.info("complexity model {} found on {}; keeping it", active.model().modelVersion(),
                     Topics.COMPLEXITY_MODEL);
         }

@@ -16,7 +16,6 @@ import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.ConnectException;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Map;
@@ -115,9 +114,7 @@ final class NodeCall extends Flux<byte[]> {
         private void connect() {
             pool.connect(target, (opened, cause) -> {
                 if (opened == null) {
-                    finish(UpstreamFailure.of(cause instanceof ConnectException
-                            || (cause != null && cause.getCause() instanceof ConnectException)
-                            ? "upstream_connect_failed" : "upstream_io_error"));
+                    finish(UpstreamClient.transportFailure(cause));
                 } else if (cancelled) {
                     // unused: as good as any idle one
                     pool.release(opened);
@@ -235,12 +232,8 @@ final class NodeCall extends Flux<byte[]> {
 
         /** Fails the call mid-answer: what was read before still goes first; the connection is closed. */
         private void abort(UpstreamFailure cause) {
-            NodeConnections.NodeChannel channel = detach();
-            if (channel != null) {
-                channel.channel.close();
-            }
+            closeConnection();
             finish(cause);
-            drain();
         }
 
         /**
@@ -251,17 +244,21 @@ final class NodeCall extends Flux<byte[]> {
             if (finished) {
                 return;
             }
-            NodeConnections.NodeChannel channel = detach();
-            if (channel != null) {
-                channel.channel.close();
-            }
+            closeConnection();
             if (reused && !answering && !retried && !cancelled) {
                 retried = true;
                 connect();
                 return;
             }
             finish(UpstreamFailure.of("upstream_io_error"));
-            drain();
+        }
+
+        /** Takes the call off its connection, if it has one, and closes that connection. */
+        private void closeConnection() {
+            NodeConnections.NodeChannel channel = detach();
+            if (channel != null) {
+                channel.channel.close();
+            }
         }
 
         private NodeConnections.NodeChannel detach() {
@@ -301,10 +298,7 @@ final class NodeCall extends Flux<byte[]> {
                 queue.clear();
                 if (!finished) {
                     finished = true;
-                    NodeConnections.NodeChannel channel = detach();
-                    if (channel != null) {
-                        channel.channel.close();
-                    }
+                    closeConnection();
                 }
             });
         }

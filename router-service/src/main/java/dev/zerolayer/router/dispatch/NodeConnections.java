@@ -37,7 +37,6 @@ final class NodeConnections {
     static final long MAX_IDLE_NANOS = TimeUnit.SECONDS.toNanos(30);
     private static final long SWEEP_SECONDS = 10;
 
-    private final EventLoop[] loops;
     private final LoopPool[] pools;
     private final Class<? extends SocketChannel> channelClass;
     private final DnsAddressResolverGroup resolver;
@@ -49,15 +48,11 @@ final class NodeConnections {
      * @param group the loops calls run on (the HTTP server's, or the client loops when there is no server)
      */
     NodeConnections(LoopResources resources, EventLoopGroup group, int connectTimeoutMs) {
-        List<EventLoop> found = new ArrayList<>();
+        List<LoopPool> found = new ArrayList<>();
         for (EventExecutor executor : group) {
-            found.add((EventLoop) executor);
+            found.add(new LoopPool((EventLoop) executor));
         }
-        this.loops = found.toArray(EventLoop[]::new);
-        this.pools = new LoopPool[loops.length];
-        for (int i = 0; i < loops.length; i++) {
-            pools[i] = new LoopPool(loops[i]);
-        }
+        this.pools = found.toArray(LoopPool[]::new);
         this.channelClass = resources.onChannelClass(SocketChannel.class, group);
         // names are resolved without blocking a loop (the JDK's resolver would)
         this.resolver = new DnsAddressResolverGroup(new DnsNameResolverBuilder()
@@ -159,7 +154,10 @@ final class NodeConnections {
         }
     }
 
-    /** A connection's end of the pipeline: hands what arrives to the call using it; an idle one closed leaves its pool. */
+    /**
+     * A connection's end of the pipeline: hands what arrives to the call using it; an idle one that closes leaves the
+     * pool.
+     */
     static final class NodeChannel extends ChannelInboundHandlerAdapter {
 
         final LoopPool pool;

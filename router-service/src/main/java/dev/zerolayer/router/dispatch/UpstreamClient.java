@@ -151,8 +151,13 @@ public class UpstreamClient {
                     return received.collectList().map(Dispatcher::concat)
                             .flatMapMany(bytes -> Flux.<byte[]>error(UpstreamFailure.status(status, bytes)));
                 })
-                .onErrorMap(e -> !(e instanceof UpstreamFailure), e -> UpstreamFailure.of(
-                        e instanceof ConnectException || e.getCause() instanceof ConnectException
-                                ? "upstream_connect_failed" : "upstream_io_error"));
+                .onErrorMap(e -> !(e instanceof UpstreamFailure), UpstreamClient::transportFailure);
+    }
+
+    /** A failure to reach or talk to a node: a refused or timed-out connect, else an I/O error. */
+    static UpstreamFailure transportFailure(Throwable e) {
+        return UpstreamFailure.of(e instanceof ConnectException
+                || (e != null && e.getCause() instanceof ConnectException)
+                ? "upstream_connect_failed" : "upstream_io_error");
     }
 }

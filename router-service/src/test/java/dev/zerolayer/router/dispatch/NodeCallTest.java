@@ -55,7 +55,7 @@ class NodeCallTest {
 
         byte[] answer = client.post(node.url(), BODY,
                         List.of(Map.entry("x-extra", "one"), Map.entry("x-extra", "two")))
-                .reduce(UpstreamClientBytes::concat).block(Duration.ofSeconds(10));
+                .collectList().map(Dispatcher::concat).block(Duration.ofSeconds(10));
 
         RawNode.Request sent = node.requests.get(10, TimeUnit.SECONDS);
         assertThat(new String(answer, StandardCharsets.UTF_8)).isEqualTo("data: ok\n\n");
@@ -136,9 +136,7 @@ class NodeCallTest {
     void anAnswerCutShortOfItsDeclaredLengthFailsAsAnIoError() throws Exception {
         node = new RawNode((socket, index) -> {
             RawNode.read(socket.getInputStream());
-            socket.getOutputStream().write(("HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\ndata: par")
-                    .getBytes(StandardCharsets.US_ASCII));
-            socket.getOutputStream().flush();
+            RawNode.write(socket.getOutputStream(), "HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\ndata: par");
         });
 
         assertFailsWith(client.post(node.url(), BODY, List.of()), "upstream_io_error");
@@ -148,13 +146,11 @@ class NodeCallTest {
     void anAnswerWithoutALengthIsReadUntilTheNodeClosesAndItsConnectionIsNotKept() throws Exception {
         node = new RawNode((socket, index) -> {
             RawNode.read(socket.getInputStream());
-            socket.getOutputStream().write(("HTTP/1.1 200 OK\r\nconnection: close\r\n\r\ndata: all of it\n\n")
-                    .getBytes(StandardCharsets.US_ASCII));
-            socket.getOutputStream().flush();
+            RawNode.write(socket.getOutputStream(), "HTTP/1.1 200 OK\r\nconnection: close\r\n\r\ndata: all of it\n\n");
         });
 
         for (int i = 0; i < 2; i++) {
-            byte[] answer = client.post(node.url(), BODY, List.of()).reduce(UpstreamClientBytes::concat)
+            byte[] answer = client.post(node.url(), BODY, List.of()).collectList().map(Dispatcher::concat)
                     .block(Duration.ofSeconds(10));
             assertThat(new String(answer, StandardCharsets.UTF_8)).isEqualTo("data: all of it\n\n");
         }
@@ -172,10 +168,8 @@ class NodeCallTest {
         CompletableFuture<Integer> closedByClient = new CompletableFuture<>();
         node = new RawNode((socket, index) -> {
             RawNode.read(socket.getInputStream());
-            OutputStream out = socket.getOutputStream();
-            out.write(("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n"
-                    + "9\r\ndata: a\n\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            out.flush();
+            RawNode.write(socket.getOutputStream(), "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
+                    + "transfer-encoding: chunked\r\n\r\n9\r\ndata: a\n\n\r\n");
             closedByClient.complete(socket.getInputStream().read());
         });
 
@@ -210,7 +204,7 @@ class NodeCallTest {
             RawNode.read(socket.getInputStream());
         });
 
-        byte[] answer = client.post(node.url(), BODY, List.of()).limitRate(2).reduce(UpstreamClientBytes::concat)
+        byte[] answer = client.post(node.url(), BODY, List.of()).limitRate(2).collectList().map(Dispatcher::concat)
                 .block(Duration.ofSeconds(10));
 
         assertThat(new String(answer, StandardCharsets.UTF_8)).isEqualTo(expected.toString());
@@ -221,16 +215,6 @@ class NodeCallTest {
         assertThatThrownBy(() -> call.blockLast(Duration.ofSeconds(10)))
                 .isInstanceOfSatisfying(UpstreamFailure.class,
                         failure -> assertThat(failure.reason()).isEqualTo(reason));
-    }
-
-    /** Concatenates two byte arrays. */
-    private static final class UpstreamClientBytes {
-        static byte[] concat(byte[] a, byte[] b) {
-            byte[] joined = new byte[a.length + b.length];
-            System.arraycopy(a, 0, joined, 0, a.length);
-            System.arraycopy(b, 0, joined, a.length, b.length);
-            return joined;
-        }
     }
 
     /** A node on plain sockets: each accepted connection is served by the script on a thread of its own. */
@@ -302,6 +286,12 @@ class NodeCallTest {
             }
             byte[] body = in.readNBytes(length);
             return new Request(text.substring(0, text.indexOf("\r\n")), lower, body);
+        }
+
+        /** Writes text as it is (ASCII) and flushes it. */
+        static void write(OutputStream out, String ascii) throws IOException {
+            out.write(ascii.getBytes(StandardCharsets.US_ASCII));
+            out.flush();
         }
 
         static void answer(OutputStream out, int status, String body, boolean keepAlive) throws IOException {
