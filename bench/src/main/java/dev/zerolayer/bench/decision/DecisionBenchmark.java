@@ -83,14 +83,7 @@ public class DecisionBenchmark {
         if (actual < tokens * 0.8 || actual > tokens * 1.2) {
             throw new IllegalStateException("conversation should be ~" + tokens + " tokens, is " + actual);
         }
-        fleet = new ArrayList<>();
-        String[][] placement = {{"haiku", "haiku-l4"}, {"haiku", "haiku-l4"}, {"haiku", "haiku-l4"},
-                {"sonnet", "sonnet-a100-40g"}, {"sonnet", "sonnet-a100-40g"}, {"sonnet", "sonnet-standby"},
-                {"opus", "opus-a100-80g"}, {"opus", "opus-a100-80g"}};
-        for (int i = 0; i < placement.length; i++) {
-            fleet.add(new NodeCandidate(placement[i][1] + "-" + i, placement[i][0], placement[i][1], NodeState.HEALTHY,
-                    0.9 - 0.05 * i, 0.1 * (i % 5), i % 3, 32, i % 4, false, 0, false));
-        }
+        fleet = fleet();
         ttftFleet = new ArrayList<>();
         for (NodeCandidate node : fleet) {
             ttftFleet.add(node.withTtft(TtftModel.generic()));
@@ -151,6 +144,19 @@ public class DecisionBenchmark {
     @Benchmark
     public int encodeOnly() {
         return counter.encode(conversation).tokenCount();
+    }
+
+    /** Eight healthy nodes of the default policy's three tiers, with differing health, load and queues. */
+    static List<NodeCandidate> fleet() {
+        List<NodeCandidate> fleet = new ArrayList<>();
+        String[][] placement = {{"haiku", "haiku-l4"}, {"haiku", "haiku-l4"}, {"haiku", "haiku-l4"},
+                {"sonnet", "sonnet-a100-40g"}, {"sonnet", "sonnet-a100-40g"}, {"sonnet", "sonnet-standby"},
+                {"opus", "opus-a100-80g"}, {"opus", "opus-a100-80g"}};
+        for (int i = 0; i < placement.length; i++) {
+            fleet.add(new NodeCandidate(placement[i][1] + "-" + i, placement[i][0], placement[i][1], NodeState.HEALTHY,
+                    0.9 - 0.05 * i, 0.1 * (i % 5), i % 3, 32, i % 4, false, 0, false));
+        }
+        return fleet;
     }
 
     static Conversation conversationOf(int tokens) {

@@ -2,6 +2,7 @@ package dev.zerolayer.contracts.codec;
 
 import dev.zerolayer.contracts.event.Event;
 import dev.zerolayer.contracts.event.InvalidEventException;
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
@@ -33,7 +34,36 @@ public final class EventCodec {
     }
 
     public static byte[] encode(Event event) {
-        return MAPPER.writeValueAsBytes(event);
+        return bytes(event);
+    }
+
+    /**
+     * Any value in this format, written through the calling thread's reused buffer: the one array allocated is the
+     * result (a buffer grown past 64 KiB by a large value is let go).
+     */
+    public static byte[] bytes(Object value) {
+        Output out = OUTPUT.get();
+        out.reset();
+        MAPPER.writeValue(out, value);
+        byte[] bytes = out.toByteArray();
+        if (out.capacity() > 65_536) {
+            OUTPUT.remove();
+        }
+        return bytes;
+    }
+
+    private static final ThreadLocal<Output> OUTPUT = ThreadLocal.withInitial(Output::new);
+
+    /** A byte array stream whose capacity can be read. */
+    private static final class Output extends ByteArrayOutputStream {
+
+        Output() {
+            super(8192);
+        }
+
+        int capacity() {
+            return buf.length;
+        }
     }
 
     public static String encodeToString(Event event) {

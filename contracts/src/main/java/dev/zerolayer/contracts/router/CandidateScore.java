@@ -3,6 +3,7 @@ package dev.zerolayer.contracts.router;
 import com.fasterxml.jackson.annotation.JacksonInject;
 import com.fasterxml.jackson.annotation.OptBoolean;
 import java.util.Map;
+import tools.jackson.databind.annotation.JsonDeserialize;
 
 /**
  * One node as the decision weighed it, for the decision event: excluded by a filter (with the reason) or scored, with
@@ -19,7 +20,8 @@ import java.util.Map;
  *                        records written before routers reported it)
  */
 public record CandidateScore(String node, String tier, String cluster, String excludedBecause, double score,
-        Map<String, Double> terms, Map<String, Double> weightedTerms,
+        @JsonDeserialize(using = ScoreTerms.Reader.class) Map<String, Double> terms,
+        @JsonDeserialize(using = ScoreTerms.Reader.class) Map<String, Double> weightedTerms,
         @JacksonInject(useInput = OptBoolean.TRUE, optional = OptBoolean.TRUE) Boolean breakerOpen) {
 
     public CandidateScore {

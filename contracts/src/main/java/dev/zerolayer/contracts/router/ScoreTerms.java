@@ -8,11 +8,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.databind.DeserializationContext;
+import tools.jackson.databind.SerializationContext;
+import tools.jackson.databind.ValueDeserializer;
+import tools.jackson.databind.ValueSerializer;
+import tools.jackson.databind.annotation.JsonSerialize;
 
 /**
  * A candidate's terms by scorer name as an immutable map over two aligned arrays, in the scorers' order: one object
- * per candidate instead of a hash map of boxed numbers; reads, compares and serializes as any other map.
+ * per candidate instead of a hash map of boxed numbers; reads and compares as any other map, and is written and read as
+ * the same JSON object straight from and into its arrays ({@link Writer}, {@link Reader}).
  */
+@JsonSerialize(using = ScoreTerms.Writer.class)
 public final class ScoreTerms extends AbstractMap<String, Double> {
 
     private static final ScoreTerms EMPTY = new ScoreTerms(new String[0], new double[0]);
@@ -145,6 +156,76 @@ public final class ScoreTerms extends AbstractMap<String, Double> {
                 };
             }
         };
+    }
+
+    /** Writes the terms as a JSON object in the scorers' order, each value a JSON number, no entry or number boxed. */
+    public static final class Writer extends ValueSerializer<ScoreTerms> {
+
+        @Override
+        public void serialize(ScoreTerms terms, JsonGenerator json, SerializationContext context) {
+            json.writeStartObject(terms, terms.names.length);
+            for (int i = 0; i < terms.names.length; i++) {
+                json.writeName(terms.names[i]);
+                json.writeNumber(terms.values[i]);
+            }
+            json.writeEndObject();
+        }
+    }
+
+    /**
+     * Reads a JSON object of terms into the arrays, as a map of them would read: a null value is no term, a name given
+     * twice keeps its first place and its last value, a value that is not a number is read as the JSON reader reads a
+     * number (or refused as it would be), anything but an object is refused.
+     */
+    public static final class Reader extends ValueDeserializer<ScoreTerms> {
+
+        @Override
+        public ScoreTerms deserialize(JsonParser json, DeserializationContext context) throws JacksonException {
+            JsonToken token = json.currentToken();
+            if (token == JsonToken.START_OBJECT) {
+                token = json.nextToken();
+            } else if (token != JsonToken.PROPERTY_NAME && token != JsonToken.END_OBJECT) {
+                // an object may arrive past its start (buffered by the caller); anything else is no object of terms
+                return (ScoreTerms) context.handleUnexpectedToken(ScoreTerms.class, json);
+            }
+            String[] names = new String[8];
+            double[] values = new double[8];
+            int n = 0;
+            for (; token == JsonToken.PROPERTY_NAME; token = json.nextToken()) {
+                String name = json.currentName();
+                JsonToken value = json.nextToken();
+                if (value == JsonToken.VALUE_NULL) {
+                    continue;
+                }
+                double number = value == JsonToken.VALUE_NUMBER_FLOAT || value == JsonToken.VALUE_NUMBER_INT
+                        ? json.getDoubleValue() : context.readValue(json, Double.class);
+                int at = indexOf(names, n, name);
+                if (at < 0) {
+                    if (n == names.length) {
+                        names = Arrays.copyOf(names, n * 2);
+                        values = Arrays.copyOf(values, n * 2);
+                    }
+                    at = n++;
+                    names[at] = name;
+                }
+                values[at] = number;
+            }
+            return n == 0 ? EMPTY : new ScoreTerms(Arrays.copyOf(names, n), Arrays.copyOf(values, n));
+        }
+
+        private static int indexOf(String[] names, int n, String name) {
+            for (int i = 0; i < n; i++) {
+                if (names[i].equals(name)) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+
+        @Override
+        public ScoreTerms getEmptyValue(DeserializationContext context) {
+            return EMPTY;
+        }
     }
 
     @Override

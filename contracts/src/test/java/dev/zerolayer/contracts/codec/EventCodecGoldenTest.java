@@ -47,6 +47,22 @@ class EventCodecGoldenTest {
     }
 
     @Test
+    void bytesThroughTheReusedBufferAreTheMappersOwnWhateverWasWrittenBefore() {
+        String large = "x".repeat(100_000);
+
+        byte[] afterLarge = null;
+        for (Object value : Stream.concat(Stream.of(large), SampleEvents.all().values().stream()).toList()) {
+            assertThat(EventCodec.bytes(value)).isEqualTo(EventCodec.mapper().writeValueAsBytes(value));
+            afterLarge = afterLarge == null ? EventCodec.bytes("y") : afterLarge;
+        }
+        for (Event event : SampleEvents.all().values()) {
+            assertThat(EventCodec.encode(event)).isEqualTo(EventCodec.mapper().writeValueAsBytes(event));
+        }
+
+        assertThat(afterLarge).isEqualTo("\"y\"".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    @Test
     void aNodeHealthRecordWrittenBeforeReplicasStampedThemReadsWithoutAWriter() throws IOException {
         NodeHealth health = olderGolden("node-health", NodeHealth.class,
                 golden -> ((ObjectNode) golden).remove("writer"));

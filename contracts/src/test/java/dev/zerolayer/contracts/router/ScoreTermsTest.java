@@ -85,4 +85,46 @@ class ScoreTermsTest {
         assertThat(back).isEqualTo(score);
         assertThat(back.terms().keySet()).containsExactly(NAMES);
     }
+
+    @Test
+    void readsAsAMapOfTermsWouldAndRefusesWhatAMapWould() {
+        CandidateScore read = EventCodec.mapper().readValue("""
+                {"node":"n1","tier":"sonnet","cluster":"c1","excludedBecause":null,"score":0.6,
+                 "terms":{"queue":0.5,"prefix":null,"health":1,"queue":0.75,"load":"0.125"},
+                 "weightedTerms":{}}""", CandidateScore.class);
+
+        assertThat(read.terms()).isInstanceOf(ScoreTerms.class)
+                .containsExactly(Map.entry("queue", 0.75), Map.entry("health", 1.0), Map.entry("load", 0.125));
+        assertThat(read.weightedTerms()).isEmpty();
+        assertThat(read.breakerOpen()).isNull();
+        assertThatThrownBy(() -> EventCodec.mapper().readValue("""
+                {"node":"n1","tier":"sonnet","cluster":"c1","excludedBecause":null,"score":0.6,
+                 "terms":[0.5],"weightedTerms":{}}""", CandidateScore.class))
+                .isInstanceOf(tools.jackson.core.JacksonException.class);
+        assertThatThrownBy(() -> EventCodec.mapper().readValue("""
+                {"node":"n1","tier":"sonnet","cluster":"c1","excludedBecause":null,"score":0.6,
+                 "terms":{"queue":"high"},"weightedTerms":{}}""", CandidateScore.class))
+                .isInstanceOf(tools.jackson.core.JacksonException.class);
+    }
+
+    @Test
+    void readsMoreTermsThanItFirstMakesRoomForInTheirOrder() {
+        StringBuilder json = new StringBuilder("{");
+        double[] values = new double[20];
+        String[] names = new String[20];
+        for (int i = 0; i < 20; i++) {
+            names[i] = "scorer" + i;
+            values[i] = i / 20.0;
+            json.append(i == 0 ? "" : ",").append('"').append(names[i]).append("\":").append(values[i]);
+        }
+        json.append('}');
+
+        CandidateScore read = EventCodec.mapper().readValue("{\"node\":\"n1\",\"tier\":\"t\",\"cluster\":\"c\","
+                + "\"excludedBecause\":null,\"score\":0.6,\"terms\":" + json + ",\"weightedTerms\":null}",
+                CandidateScore.class);
+
+        assertThat(read.terms()).isEqualTo(ScoreTerms.of(names, values));
+        assertThat(((ScoreTerms) read.terms()).names()).containsExactly(names);
+        assertThat(read.weightedTerms()).isEmpty();
+    }
 }

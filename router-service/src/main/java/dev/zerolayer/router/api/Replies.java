@@ -36,7 +36,7 @@ final class Replies {
                         routeHeaders(progress, headers);
                     }
                 })
-                .bodyValue(EventCodec.mapper().writeValueAsBytes(body));
+                .bodyValue(EventCodec.bytes(body));
     }
 
     /** A failure of any stage, answered with its status and the API's error body (see {@link Failures}). */
