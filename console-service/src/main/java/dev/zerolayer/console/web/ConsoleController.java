@@ -123,7 +123,7 @@ public class ConsoleController {
             body.put("etag", etag);
             body.set("document", EventCodec.mapper().readTree(response.getBody()));
             return ResponseEntity.ok().eTag(etag).contentType(MediaType.APPLICATION_JSON)
-                    .body(EventCodec.mapper().writeValueAsBytes(body));
+                    .body(EventCodec.bytes(body));
         });
     }
 

@@ -119,7 +119,12 @@ public final class ScoreTerms extends AbstractMap<String, Double> {
     }
 
     private int indexOf(Object key) {
-        for (int i = 0; i < names.length; i++) {
+        return indexOf(names, names.length, key);
+    }
+
+    /** Where {@code key} is among the first {@code n} names, or -1. */
+    private static int indexOf(String[] names, int n, Object key) {
+        for (int i = 0; i < n; i++) {
             if (names[i].equals(key)) {
                 return i;
             }
@@ -211,15 +216,6 @@ public final class ScoreTerms extends AbstractMap<String, Double> {
                 values[at] = number;
             }
             return n == 0 ? EMPTY : new ScoreTerms(Arrays.copyOf(names, n), Arrays.copyOf(values, n));
-        }
-
-        private static int indexOf(String[] names, int n, String name) {
-            for (int i = 0; i < n; i++) {
-                if (names[i].equals(name)) {
-                    return i;
-                }
-            }
-            return -1;
         }
 
         @Override

@@ -63,7 +63,7 @@ public record ApiError(int status, String type, String message, List<FieldError>
 
     /** The body as compact JSON. */
     public byte[] bytes() {
-        return EventCodec.mapper().writeValueAsBytes(body());
+        return EventCodec.bytes(body());
     }
 
     /** One offending field of a refused document: where (e.g. a JSON pointer) and what is wrong with it. */

@@ -75,7 +75,7 @@ final class Continuations {
                 body.put("continue_final_message", true).put("add_generation_prompt", false);
             }
         }
-        return EventCodec.mapper().writeValueAsBytes(body);
+        return EventCodec.bytes(body);
     }
 
     private static ArrayNode blocks(ObjectNode message) {

@@ -115,7 +115,7 @@ public enum ClientApi {
     }
 
     public byte[] errorBody(String type, String message, String param, String code) {
-        return EventCodec.mapper().writeValueAsBytes(errorObject(type, message, param, code));
+        return EventCodec.bytes(errorObject(type, message, param, code));
     }
 
     /** OpenAI's error type for an Anthropic one (OpenAI names server-side failures {@code server_error}). */
