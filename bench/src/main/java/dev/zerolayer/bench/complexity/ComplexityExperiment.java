@@ -41,8 +41,10 @@ import tools.jackson.databind.JsonNode;
  * N} (N padded training copies per prompt), {@code --write-model FILE} (the stacked learned model as a complexity model
  * event), {@code --anchor-weight W} (the calibration anchors as soft targets in the stacking, weighing W against the
  * labelled rows), {@code --translated K} (K training copies of each Chinese translation in {@link TranslatedCopies};
- * the held-out shift on them is reported either way). Writes {@code bench/target/complexity-experiment.md} (run from
- * the project root).
+ * the held-out shift on them is reported either way), {@code --lexicon DIR} (a training copy of every prompt put into
+ * Chinese word by word, {@link PseudoChinese}, from the dictionary and word frequencies in DIR), {@code --pseudo K} (K
+ * such copies each, 1), {@code --distil} (those copies learn their original's fitted n-gram value, not its label).
+ * Writes {@code bench/target/complexity-experiment.md} (run from the project root).
  */
 public final class ComplexityExperiment {
 
@@ -120,6 +122,8 @@ public final class ComplexityExperiment {
         Path writeModel = null;
         double anchorWeight = 0;
         int perTranslation = 0;
+        Path lexicon = null;
+        int perPseudo = 1;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--data" -> data = Path.of(args[++i]);
@@ -131,6 +135,9 @@ public final class ComplexityExperiment {
                 case "--write-model" -> writeModel = Path.of(args[++i]);
                 case "--anchor-weight" -> anchorWeight = Double.parseDouble(args[++i]);
                 case "--translated" -> perTranslation = Integer.parseInt(args[++i]);
+                case "--lexicon" -> lexicon = Path.of(args[++i]);
+                case "--pseudo" -> perPseudo = Integer.parseInt(args[++i]);
+                case "--distil" -> distil = true;
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -145,7 +152,15 @@ public final class ComplexityExperiment {
         HashedNgrams ngrams = new HashedNgrams(bits);
         List<HashedNgrams.Sparse> features = rows.stream().map(r -> ngrams.features(r.prompt())).toList();
         TranslatedCopies translations = TranslatedCopies.of(rows);
-        Training training = Training.of(rows, features, ngrams, augment, translations, perTranslation);
+        String[] pseudo = null;
+        if (lexicon != null) {
+            PseudoChinese dictionary = PseudoChinese.load(lexicon);
+            pseudo = rows.stream().map(r -> dictionary.translate(r.prompt())).toArray(String[]::new);
+            System.out.printf(Locale.ROOT, "word-by-word Chinese copies: %d English words known%n",
+                    dictionary.vocabulary());
+        }
+        Training training = Training.of(rows, features, ngrams, augment, translations, perTranslation, pseudo,
+                perPseudo);
 
         Map<String, double[]> scores = new LinkedHashMap<>();
         TokenCounter counter = TokenCounter.defaultCounter();
@@ -337,6 +352,12 @@ public final class ComplexityExperiment {
      */
     static boolean unscaled;
 
+    /**
+     * Whether the word-by-word Chinese copies learn their original's fitted value (a first fit without them) instead
+     * of its label.
+     */
+    static boolean distil;
+
     static double value(HashedNgrams.Sparse sample, double[] w) {
         return unscaled ? sample.dot(w) / Math.max(sample.value(), 1e-12) : sample.dot(w);
     }
@@ -349,6 +370,23 @@ public final class ComplexityExperiment {
     /** Weights (the last one the intercept) of a ridge regression fitted by SGD over {@code train}. */
     static double[] fit(List<Row> rows, Training training, List<Integer> train, double[] target,
             int dimension, double l2, int epochs) {
+        double[] own = null;
+        if (distil && training.pseudoFrom() < training.x().size()) {
+            double[] first = fit(rows, training, train.stream().filter(j -> j < training.pseudoFrom()).toList(), target,
+                    dimension, l2, epochs, null);
+            own = new double[training.x().size()];
+            for (int j : train) {
+                if (j >= training.pseudoFrom()) {
+                    own[j] = first[dimension] + value(training.x().get(training.source()[j]), first);
+                }
+            }
+        }
+        return fit(rows, training, train, target, dimension, l2, epochs, own);
+    }
+
+    /** As above, sample j's target {@code own[j]} where it is a word-by-word Chinese copy and {@code own} is given. */
+    private static double[] fit(List<Row> rows, Training training, List<Integer> train, double[] target,
+            int dimension, double l2, int epochs, double[] own) {
         List<HashedNgrams.Sparse> x = training.x();
         int[] source = training.source();
         Map<String, Integer> perDataset = new LinkedHashMap<>();
@@ -371,7 +409,8 @@ public final class ComplexityExperiment {
                 // each dataset as a whole weighs the same, whatever its size (capped for the smallest)
                 double weight = Math.min(5, (double) train.size()
                         / (perDataset.size() * perDataset.get(rows.get(source[i]).dataset())));
-                double error = w[dimension] + mean + value(sample, w) - target[source[i]];
+                double goal = own != null && i >= training.pseudoFrom() ? own[i] : target[source[i]];
+                double error = w[dimension] + mean + value(sample, w) - goal;
                 double step = learningRate * weight * error;
                 for (int index : sample.indices()) {
                     w[index] -= step * update(sample) + learningRate * l2 * w[index];

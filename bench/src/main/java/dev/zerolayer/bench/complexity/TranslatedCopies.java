@@ -98,6 +98,30 @@ record TranslatedCopies(String[] byRow) {
                 shifts[(int) (shifts.length * 0.95)], shifts[shifts.length - 1]);
     }
 
+    /** Pearson's correlation of the originals' and the translations' values over the translated rows. */
+    double correlation(double[] original, double[] translated) {
+        double[] a = new double[size()];
+        double[] b = new double[size()];
+        int k = 0;
+        for (int i = 0; i < byRow.length; i++) {
+            if (byRow[i] != null) {
+                a[k] = original[i];
+                b[k++] = translated[i];
+            }
+        }
+        double meanA = Arrays.stream(a).average().orElse(0);
+        double meanB = Arrays.stream(b).average().orElse(0);
+        double ab = 0;
+        double aa = 0;
+        double bb = 0;
+        for (int j = 0; j < k; j++) {
+            ab += (a[j] - meanA) * (b[j] - meanB);
+            aa += (a[j] - meanA) * (a[j] - meanA);
+            bb += (b[j] - meanB) * (b[j] - meanB);
+        }
+        return aa == 0 || bb == 0 ? 0 : ab / Math.sqrt(aa * bb);
+    }
+
     /**
      * How far translation moves the n-gram regression and the learned model's stacked score, out of fold: each
      * translated row's Chinese copy scored by the fold's model fitted without the row (and without its copies);
@@ -156,10 +180,11 @@ record TranslatedCopies(String[] byRow) {
                 + "| n-gram term imputed from the lexical features where the text is not Latin (out of fold) | %s |%n"
                 + "| learned model's stacked form, with that term | %s |%n"
                 + "| learned model's stacked form, the original's own n-gram term (what the lexical features move) | %s |%n%n"
+                + "Correlation of the n-gram regression, original against translation (Pearson, out of fold): %.3f.%n%n"
                 + "The imputation moves the labelled rows' own n-gram term by at most %.3f (non-Latin letters in "
                 + "them).%n%n",
                 size(), perTranslation, shift(regression, translatedRegression), shift(stacked, translatedStacked),
                 shift(imputed, translatedImputed), shift(imputedStacked, translatedImputedStacked),
-                shift(stacked, lexicalOnly), moved);
+                shift(stacked, lexicalOnly), correlation(regression, translatedRegression), moved);
     }
 }
