@@ -70,7 +70,7 @@ public class TelemetryConfiguration {
             MeterRegistry meters, CompactedView<FallbackPolicy> fallbackPolicy, PartitionOwnership ownership) {
         HealthTracker tracker = new HealthTracker(publisher, clock, properties.heartbeat(),
                 new HealthTracker.LoadChange(properties.loadChange(), properties.loadChangeInterval()), meters,
-                ownership::writer);
+                ownership::writer, properties.backlogPause());
         fallbackPolicy.onUpdate(tracker::applyPolicy);
         return tracker;
     }

@@ -23,6 +23,8 @@ import org.springframework.validation.annotation.Validated;
  * @param nodes                  statically registered nodes (a real fleet that cannot publish), with scrape endpoints
  * @param scrapeInterval         how often inventory nodes' {@code /metrics} endpoints are scraped
  * @param probeTimeout           how long a warm-up probe may take
+ * @param backlogPause           how long a replica behind its sample stream (catching up after a start or a handover)
+ *                               waits for a partition's next record before it takes the pause for the nodes' silence
  */
 @Validated
 @ConfigurationProperties("zerolayer.telemetry")
@@ -36,7 +38,8 @@ public record TelemetryProperties(
         @DefaultValue({"127.0.0.1", "localhost"}) @NotEmpty List<String> allowedUpstreamHosts,
         List<InventoryNode> nodes,
         @DefaultValue("1s") Duration scrapeInterval,
-        @DefaultValue("2s") Duration probeTimeout) {
+        @DefaultValue("2s") Duration probeTimeout,
+        @DefaultValue("5s") Duration backlogPause) {
 
     public TelemetryProperties {
         nodes = nodes == null ? List.of() : List.copyOf(nodes);

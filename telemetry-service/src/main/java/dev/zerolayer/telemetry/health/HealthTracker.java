@@ -49,6 +49,7 @@ public class HealthTracker {
     private final Clock clock;
     private final Duration heartbeat;
     private final LoadChange loadChange;
+    private final Duration backlogPause;
     private final Counter samples;
     private final Map<String, NodeEntry> nodes = new ConcurrentHashMap<>();
     private final Map<String, Set<NodeEntry>> byCluster = new ConcurrentHashMap<>();
@@ -74,6 +75,16 @@ public class HealthTracker {
      */
     public HealthTracker(HealthPublisher publisher, Clock clock, Duration heartbeat, LoadChange loadChange,
             MeterRegistry meters, Supplier<Writer> writer) {
+        this(publisher, clock, heartbeat, loadChange, meters, writer, Duration.ZERO);
+    }
+
+    /**
+     * @param backlogPause how long a partition's stream clock, behind a backlog, waits for its next record before it
+     *                     moves on (see {@link StreamClock})
+     */
+    public HealthTracker(HealthPublisher publisher, Clock clock, Duration heartbeat, LoadChange loadChange,
+            MeterRegistry meters, Supplier<Writer> writer, Duration backlogPause) {
+        this.backlogPause = backlogPause;
         this.publisher = publisher;
         this.writer = writer;
         this.clock = clock;
@@ -215,7 +226,7 @@ public class HealthTracker {
         if (entry == null) {
             return false;
         }
-        clocks.computeIfAbsent(partition, p -> new StreamClock()).observe(recordTime, clock.instant());
+        clocks.computeIfAbsent(partition, p -> new StreamClock(backlogPause)).observe(recordTime, clock.instant());
         entry.partition = partition;
         entry.machine.onSample(sample);
         samples.increment();

@@ -168,6 +168,41 @@ class HealthTrackerTest {
     }
 
     @Test
+    void behindItsStreamAConsumerThatStallsIsNotTakenForSilenceUntilTheBacklogPauseIsOver() {
+        // Given a service 10 s behind its sample stream that waits 5 s for a partition's next record
+        MutableClock wall = new MutableClock(T0.plusSeconds(10));
+        HealthTracker behind = new HealthTracker(published, wall, Duration.ofSeconds(2), HealthTracker.LoadChange.OFF,
+                new SimpleMeterRegistry(), () -> null, Duration.ofSeconds(5));
+        behind.register(NodeRegistration.of("n1", "sonnet", "c", null, "http://127.0.0.1:1",
+                UpstreamProtocol.ANTHROPIC, "m", 8, "p"));
+        for (int ms = 0; ms <= 1_000; ms += 100) {
+            behind.onSample(sample(ms, 0.4), T0.plusMillis(ms), 0);
+        }
+        // When its consumer stalls mid-backlog for longer than the 3 s staleness limit (a slow start, a busy machine)
+        wall.advance(Duration.ofMillis(7_900));
+        behind.tick();
+        // Then the node keeps its state: the records are there, the service has not read them yet
+        assertThat(behind.snapshot("n1").orElseThrow().state()).isEqualTo(NodeState.HEALTHY);
+        // And once the pause is over, silence is silence
+        wall.advance(Duration.ofMillis(300));
+        behind.tick();
+        assertThat(behind.snapshot("n1").orElseThrow().state()).isEqualTo(NodeState.DOWN);
+    }
+
+    @Test
+    void caughtUpTheStreamClockDoesNotWaitForTheNextRecord() {
+        StreamClock stream = new StreamClock(Duration.ofSeconds(5));
+        stream.observe(T0, T0.plusMillis(200));
+        assertThat(stream.now(T0.plusMillis(4_200))).isEqualTo(T0.plusSeconds(4));
+        StreamClock behind = new StreamClock(Duration.ofSeconds(5));
+        behind.observe(T0, T0.plusSeconds(9));
+        assertThat(behind.now(T0.plusSeconds(13))).isEqualTo(T0);
+        assertThat(behind.now(T0.plusSeconds(16))).isEqualTo(T0.plusSeconds(2));
+        behind.observe(T0.plusSeconds(15), T0.plusMillis(15_300)); // caught up again
+        assertThat(behind.now(T0.plusMillis(17_300))).isEqualTo(T0.plusSeconds(17));
+    }
+
+    @Test
     void eachPartitionHasItsOwnStreamClock() {
         // Given a consumer far ahead on partition 1 and behind on partition 0
         MutableClock wall = new MutableClock(T0.plusSeconds(10));
