@@ -150,13 +150,7 @@ class HealthTrackerTest {
     void aBacklogOfSamplesDoesNotMakeNodesStaleButSilenceDoes() {
         // Given a service 10 s behind its sample stream (the records it applies were written 10 s ago)
         MutableClock wall = new MutableClock(T0.plusSeconds(10));
-        HealthTracker behind = new HealthTracker(published, wall, Duration.ofSeconds(2), new SimpleMeterRegistry());
-        behind.register(NodeRegistration.of("n1", "sonnet", "c", null, "http://127.0.0.1:1",
-                UpstreamProtocol.ANTHROPIC, "m", 8, "p"));
-        for (int ms = 0; ms <= 1_000; ms += 100) {
-            behind.onSample(sample(ms, 0.4), T0.plusMillis(ms), 0);
-            wall.advance(Duration.ofMillis(10));
-        }
+        HealthTracker behind = behindItsStream(wall, Duration.ZERO);
         // When the ticker runs: the last sample is 9 s old by the wall clock, but fresh on the stream clock
         behind.tick();
         assertThat(behind.snapshot("n1").orElseThrow().state()).isEqualTo(NodeState.HEALTHY);
@@ -171,13 +165,7 @@ class HealthTrackerTest {
     void behindItsStreamAConsumerThatStallsIsNotTakenForSilenceUntilTheBacklogPauseIsOver() {
         // Given a service 10 s behind its sample stream that waits 5 s for a partition's next record
         MutableClock wall = new MutableClock(T0.plusSeconds(10));
-        HealthTracker behind = new HealthTracker(published, wall, Duration.ofSeconds(2), HealthTracker.LoadChange.OFF,
-                new SimpleMeterRegistry(), () -> null, Duration.ofSeconds(5));
-        behind.register(NodeRegistration.of("n1", "sonnet", "c", null, "http://127.0.0.1:1",
-                UpstreamProtocol.ANTHROPIC, "m", 8, "p"));
-        for (int ms = 0; ms <= 1_000; ms += 100) {
-            behind.onSample(sample(ms, 0.4), T0.plusMillis(ms), 0);
-        }
+        HealthTracker behind = behindItsStream(wall, Duration.ofSeconds(5));
         // When its consumer stalls mid-backlog for longer than the 3 s staleness limit (a slow start, a busy machine)
         wall.advance(Duration.ofMillis(7_900));
         behind.tick();
@@ -187,6 +175,19 @@ class HealthTrackerTest {
         wall.advance(Duration.ofMillis(300));
         behind.tick();
         assertThat(behind.snapshot("n1").orElseThrow().state()).isEqualTo(NodeState.DOWN);
+    }
+
+    /** A tracker of node n1 that has applied 1 s of its samples, each written 10 s before the wall clock's start. */
+    private HealthTracker behindItsStream(MutableClock wall, Duration backlogPause) {
+        HealthTracker behind = new HealthTracker(published, wall, Duration.ofSeconds(2), HealthTracker.LoadChange.OFF,
+                new SimpleMeterRegistry(), () -> null, backlogPause);
+        behind.register(NodeRegistration.of("n1", "sonnet", "c", null, "http://127.0.0.1:1",
+                UpstreamProtocol.ANTHROPIC, "m", 8, "p"));
+        for (int ms = 0; ms <= 1_000; ms += 100) {
+            behind.onSample(sample(ms, 0.4), T0.plusMillis(ms), 0);
+            wall.advance(Duration.ofMillis(10));
+        }
+        return behind;
     }
 
     @Test
