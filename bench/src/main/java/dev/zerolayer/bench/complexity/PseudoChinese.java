@@ -63,8 +63,7 @@ final class PseudoChinese {
         while (line.find()) {
             frequency.merge(line.group(1), Long.parseLong(line.group(2)), Long::sum);
         }
-        Map<String, String> best = new HashMap<>();
-        Map<String, Double> bestRank = new HashMap<>();
+        Map<String, Candidate> best = new HashMap<>();
         JsonNode entries = EventCodec.mapper().readTree(dir.resolve("cedict.json").toFile());
         for (JsonNode entry : entries) {
             String word = entry.path("simplified").asString();
@@ -81,16 +80,19 @@ final class PseudoChinese {
                         continue;
                     }
                     // a frequent word beats a rare one; a first sense beats a later one
-                    double rank = frequency.getOrDefault(word, 0L) / (1.0 + sense);
-                    if (!best.containsKey(meaning) || rank > bestRank.get(meaning)) {
-                        best.put(meaning, word);
-                        bestRank.put(meaning, rank);
-                    }
+                    best.merge(meaning, new Candidate(word, frequency.getOrDefault(word, 0L) / (1.0 + sense)),
+                            (held, next) -> next.rank() > held.rank() ? next : held);
                 }
                 sense++;
             }
         }
-        return new PseudoChinese(Map.copyOf(best));
+        Map<String, String> chinese = new HashMap<>();
+        best.forEach((meaning, candidate) -> chinese.put(meaning, candidate.word()));
+        return new PseudoChinese(Map.copyOf(chinese));
+    }
+
+    /** A Chinese word for an English sense, and how strongly it is preferred (frequency over sense position). */
+    private record Candidate(String word, double rank) {
     }
 
     /** The prompt with every English word it knows put into Chinese. */
