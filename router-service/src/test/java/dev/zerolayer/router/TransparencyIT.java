@@ -510,6 +510,17 @@ class TransparencyIT {
         HttpResponse<String> missing = post(service, "/v1/responses/x/cancel", "{}");
         assertThat(missing.statusCode()).isIn(404, 405);
         assertThat(json(missing).has("type")).isFalse();
+        // another method on a client API's path is not the gateway's: the API-shaped 404/405, with a trace id
+        HttpResponse<String> wrongMethod = HTTP.send(HttpRequest.newBuilder(URI.create(service.baseUrl()
+                + "/v1/messages")).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(wrongMethod.statusCode()).isIn(404, 405);
+        assertThat(json(wrongMethod).path("type").stringValue()).isEqualTo("error");
+        assertThat(wrongMethod.headers().firstValue("x-anthropic-trace-id")).isPresent();
+        // a stored answer's path with a segment too many is no stored answer's
+        HttpResponse<String> deeper = HTTP.send(HttpRequest.newBuilder(URI.create(service.baseUrl()
+                + "/v1/responses/x/y/input_items")).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(deeper.statusCode()).isEqualTo(404);
+        assertThat(json(deeper).path("error").path("type").stringValue()).isNotBlank();
         HttpResponse<String> models = HTTP.send(HttpRequest.newBuilder(URI.create(service.baseUrl()
                 + "/v1/models/claude-haiku-4-5")).GET().build(), HttpResponse.BodyHandlers.ofString());
         assertThat(json(models).path("object").stringValue()).isEqualTo("model");

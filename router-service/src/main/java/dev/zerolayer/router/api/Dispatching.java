@@ -32,15 +32,15 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
-import org.springframework.core.io.buffer.DataBuffer;
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatusCode;
-import org.springframework.http.MediaType;
-import org.springframework.http.server.reactive.ServerHttpResponse;
-import org.springframework.web.reactive.function.BodyInserters;
-import org.springframework.web.reactive.function.server.ServerResponse;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.netty.http.server.HttpServerResponse;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -211,12 +211,12 @@ final class Dispatching {
      * after it is continued on the next node of the tier when the policy lets it and the answer allows it (else the
      * stream ends with the API's error event).
      */
-    Mono<ServerResponse> stream(Progress.Decided decided, ServerHttpResponse response) {
+    Reply stream(Progress.Decided decided, HttpServerResponse response) {
         DispatchTrace trace = new DispatchTrace();
         Progress.Dispatched started = Progress.Dispatched.started(decided, trace);
         Continuation continuation = tierLimits(decided).continuation();
         Answers answers = answers(decided, trace, continuation.on());
-        Flux<DataBuffer> body = Flux.defer(() -> {
+        Flux<ByteBuf> body = Flux.defer(() -> {
                     boolean[] first = {true};
                     return dispatch(decided, trace, node -> streamAttempt(decided, trace, answers,
                             call(decided, node, null), answers.stream(node.protocol()), node, 0))
@@ -224,9 +224,9 @@ final class Dispatching {
                                 if (first[0]) {
                                     first[0] = false;
                                     metrics.ttfb(trace.ttfbNanos());
-                                    Replies.routeHeaders(started, response.getHeaders());
+                                    Replies.routeHeaders(started, response.responseHeaders());
                                 }
-                                return response.bufferFactory().wrap(bytes);
+                                return Unpooled.wrappedBuffer(bytes);
                             });
                 })
                 .doOnComplete(() -> {
@@ -241,16 +241,16 @@ final class Dispatching {
                     // nothing was sent yet: the API's error instead of an event stream
                     Failures.Failure failure = Failures.of(e, decided.arrival().api());
                     outcomes.record(started, failure.status(), failure.http());
-                    response.setStatusCode(HttpStatusCode.valueOf(failure.http()));
-                    response.getHeaders().setContentType(MediaType.APPLICATION_JSON);
-                    Replies.fallbackHeader(started, response.getHeaders());
-                    return Mono.just(response.bufferFactory().wrap(failure.body()));
+                    response.status(failure.http());
+                    response.responseHeaders().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
+                    Replies.fallbackHeader(started, response.responseHeaders());
+                    return Mono.just(Unpooled.wrappedBuffer(failure.body()));
                 });
-        return ServerResponse.ok().contentType(MediaType.TEXT_EVENT_STREAM)
-                .header(HttpHeaders.CACHE_CONTROL, "no-cache")
-                .header(ZeroLayerHeaders.TRACE_ID, decided.arrival().traceId())
-                .header(Replies.REQUEST_ID, decided.arrival().requestId())
-                .body(BodyInserters.fromDataBuffers(body));
+        HttpHeaders headers = new DefaultHttpHeaders();
+        headers.set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.TEXT_EVENT_STREAM);
+        headers.set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_CACHE);
+        Replies.ids(decided.arrival(), headers);
+        return new Reply(200, headers, body);
     }
 
     /** One node's try at the client's stream ({@code answer}), the {@code continued}-th continuation of it (0: none). */

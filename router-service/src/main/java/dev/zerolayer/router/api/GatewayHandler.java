@@ -19,12 +19,15 @@ import dev.zerolayer.router.state.ActivePolicy;
 import dev.zerolayer.router.tracing.RequestTracing;
 import dev.zerolayer.router.wire.Bytes;
 import dev.zerolayer.router.wire.ClientApi;
+import io.netty.handler.codec.http.QueryStringDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.springframework.http.HttpHeaders;
-import org.springframework.web.reactive.function.server.ServerRequest;
-import org.springframework.web.reactive.function.server.ServerResponse;
+import org.springframework.http.support.Netty4HeadersAdapter;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 import tools.jackson.databind.node.ObjectNode;
@@ -72,45 +75,32 @@ public class GatewayHandler {
         this.responseItems = responseItems;
     }
 
-    public Mono<ServerResponse> messages(ServerRequest request) {
-        return handle(request, ClientApi.ANTHROPIC, Progress.Mode.DISPATCH);
-    }
-
-    public Mono<ServerResponse> chatCompletions(ServerRequest request) {
-        return handle(request, ClientApi.OPENAI, Progress.Mode.DISPATCH);
-    }
-
-    public Mono<ServerResponse> responses(ServerRequest request) {
-        return handle(request, ClientApi.RESPONSES, Progress.Mode.DISPATCH);
-    }
-
-    public Mono<ServerResponse> completions(ServerRequest request) {
-        return handle(request, ClientApi.COMPLETIONS, Progress.Mode.DISPATCH);
-    }
-
-    public Mono<ServerResponse> countTokens(ServerRequest request) {
-        return handle(request, ClientApi.ANTHROPIC, Progress.Mode.COUNT);
-    }
-
-    public Mono<ServerResponse> explain(ServerRequest request) {
-        return handle(request, ClientApi.ANTHROPIC, Progress.Mode.EXPLAIN);
+    /** A POST to one of the client APIs: authenticate → read → parse → route → count, explain or dispatch → reply. */
+    public Mono<Void> serve(ClientEndpoint endpoint, ClientCall call) {
+        return handle(call, endpoint.api(), endpoint.mode());
     }
 
     /** {@code GET /v1/responses/{id}}: a stored Responses answer, as it was answered. */
-    public Mono<ServerResponse> storedResponse(ServerRequest request) {
-        return stored(request, responseItems::retrieve);
+    public Mono<Void> storedResponse(ClientCall call, String id) {
+        return stored(call, id, responseItems::retrieve);
     }
 
     /** {@code DELETE /v1/responses/{id}}: forgets a stored Responses answer and its output items. */
-    public Mono<ServerResponse> deleteResponse(ServerRequest request) {
-        return stored(request, responseItems::delete);
+    public Mono<Void> deleteResponse(ClientCall call, String id) {
+        return stored(call, id, responseItems::delete);
     }
 
     /** {@code GET /v1/responses/{id}/input_items}: a page of the input items a stored answer was answered from. */
-    public Mono<ServerResponse> responseInputItems(ServerRequest request) {
-        return stored(request, (id, passedOn, keyId) -> responseItems.inputItems(id, passedOn, keyId,
-                InputItemsQuery.of(request.queryParam("limit"), request.queryParam("order"),
-                        request.queryParam("after"))));
+    public Mono<Void> responseInputItems(ClientCall call, String id) {
+        Map<String, List<String>> query = call.query() == null ? Map.of()
+                : new QueryStringDecoder(call.query(), StandardCharsets.UTF_8, false).parameters();
+        return stored(call, id, (item, passedOn, keyId) -> responseItems.inputItems(item, passedOn, keyId,
+                InputItemsQuery.of(first(query, "limit"), first(query, "order"), first(query, "after"))));
+    }
+
+    private static Optional<String> first(Map<String, List<String>> query, String name) {
+        List<String> values = query.get(name);
+        return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.get(0));
     }
 
     /** What is done with a stored answer: by its id, whether a peer passed the request here, for the asking key. */
@@ -120,32 +110,34 @@ public class GatewayHandler {
     }
 
     /** Authenticate → read or delete the stored answer here, or at the replica that keeps it → reply. */
-    private Mono<ServerResponse> stored(ServerRequest http, StoredAnswerStep step) {
-        Progress.Arrival arrival = arrive(http, ClientApi.RESPONSES, Progress.Mode.STORED);
-        String id = http.pathVariable("id");
+    private Mono<Void> stored(ClientCall call, String id, StoredAnswerStep step) {
+        Progress.Arrival arrival = arrive(call, ClientApi.RESPONSES, Progress.Mode.STORED);
         return stage(arrival, a -> Mono.just(intake.authenticate(a)))
-                .flatMap(caller -> stage(caller, c -> replies.json(c, DecisionStatus.EXPLAINED,
-                                step.apply(id, arrival.passedOn(), c.keyId())))
+                .flatMap(caller -> stage(caller, c -> Mono.just(replies.json(c, DecisionStatus.EXPLAINED,
+                                step.apply(id, arrival.passedOn(), c.keyId()))))
                         .onErrorResume(e -> peers != null && e.getCause() instanceof ItemHeldElsewhere,
-                                e -> peers.forward(http, new Progress.Read(caller, new byte[0]),
+                                e -> peers.forward(call, new Progress.Read(caller, new byte[0]),
                                         (ItemHeldElsewhere) e.getCause())))
-                .onErrorResume(e -> replies.error(e instanceof Progress.Failed failed ? failed
-                        : new Progress.Failed(arrival, e)));
+                .onErrorResume(e -> Mono.just(replies.error(e instanceof Progress.Failed failed ? failed
+                        : new Progress.Failed(arrival, e))))
+                .flatMap(reply -> reply.writeTo(call.response()));
     }
 
-    private Mono<ServerResponse> handle(ServerRequest http, ClientApi api, Progress.Mode mode) {
-        Progress.Arrival arrival = arrive(http, api, mode);
+    private Mono<Void> handle(ClientCall call, ClientApi api, Progress.Mode mode) {
+        Progress.Arrival arrival = arrive(call, api, mode);
         return stage(arrival, a -> Mono.just(intake.authenticate(a)))
-                .flatMap(caller -> stage(caller, c -> intake.read(c, http)))
+                .flatMap(caller -> stage(caller, c -> intake.read(c, call.http())))
                 .flatMap(read -> (read.body().length > LARGE_BODY || namesPreviousResponse(read)
                         // a large body's parsing and token counting would hold the event loop: done on a worker (a
                         // previous response's conversation, put before the input, may be any size)
-                        ? afterRead(http, read).subscribeOn(Schedulers.boundedElastic())
-                        : afterRead(http, read))
+                        ? afterRead(call, read).subscribeOn(Schedulers.boundedElastic())
+                        : afterRead(call, read))
                         .onErrorResume(e -> peers != null && e.getCause() instanceof ItemHeldElsewhere,
-                                e -> peers.forward(http, read, (ItemHeldElsewhere) e.getCause())))
-                .onErrorResume(e -> replies.error(e instanceof Progress.Failed failed ? failed
-                        : new Progress.Failed(arrival, e)));
+                                e -> peers.forward(call, read, (ItemHeldElsewhere) e.getCause())))
+                .onErrorResume(e -> Mono.just(replies.error(e instanceof Progress.Failed failed ? failed
+                        : new Progress.Failed(arrival, e))))
+                // written once every stage has run: a failure while writing is the connection's, not a stage's
+                .flatMap(reply -> reply.writeTo(call.response()));
     }
 
     private static final byte[] PREVIOUS_RESPONSE = "\"previous_response_id\"".getBytes(StandardCharsets.US_ASCII);
@@ -158,37 +150,37 @@ public class GatewayHandler {
         return Bytes.indexOf(read.body(), PREVIOUS_RESPONSE, 0) >= 0;
     }
 
-    private Progress.Arrival arrive(ServerRequest http, ClientApi api, Progress.Mode mode) {
-        HttpHeaders headers = http.headers().asHttpHeaders();
+    private Progress.Arrival arrive(ClientCall call, ClientApi api, Progress.Mode mode) {
+        HttpHeaders headers = new HttpHeaders(new Netty4HeadersAdapter(call.http().requestHeaders()));
         io.micrometer.tracing.Span span = tracing.start(headers);
         return new Progress.Arrival(api, mode, EventChecks.newEventId(), span.context().traceId(), span,
                 System.nanoTime(), ZeroLayerHeaders.DEBUG_ROUTE_VALUE.equals(headers.getFirst(ZeroLayerHeaders.DEBUG)),
                 "true".equalsIgnoreCase(headers.getFirst(ZeroLayerHeaders.TRACE)), headers,
-                http.remoteAddress().orElse(null), http.uri().getRawQuery(), new AtomicBoolean());
+                call.http().remoteAddress(), call.query(), new AtomicBoolean());
     }
 
     /** Parse, then count; or route, then explain or dispatch. */
-    private Mono<ServerResponse> afterRead(ServerRequest http, Progress.Read read) {
+    private Mono<Reply> afterRead(ClientCall call, Progress.Read read) {
         Mono<Progress.Parsed> parsed = stage(read, r -> Mono.just(intake.parse(r)));
         if (read.arrival().mode() == Progress.Mode.COUNT) {
-            return parsed.flatMap(p -> replies.json(p, DecisionStatus.EXPLAINED,
+            return parsed.map(p -> replies.json(p, DecisionStatus.EXPLAINED,
                     EventCodec.mapper().createObjectNode().put("input_tokens", router.countTokens(p.request()))));
         }
         Mono<Progress.Decided> decided = parsed.flatMap(p -> stage(p, q -> Mono.just(deciding.route(q))));
         if (read.arrival().mode() == Progress.Mode.EXPLAIN) {
-            return decided.flatMap(d -> replies.json(d, DecisionStatus.EXPLAINED,
+            return decided.map(d -> replies.json(d, DecisionStatus.EXPLAINED,
                     dispatching.withRecovery(d, Explanations.of(d.arrival().requestId(), d.routed(),
                             router.explainComplexity(d.request())))));
         }
         return decided.flatMap(d -> stage(d, e -> Mono.just(Deciding.servable(e))))
                 .flatMap(d -> d.request().stream()
-                        ? dispatching.stream(d, http.exchange().getResponse())
+                        ? Mono.just(dispatching.stream(d, call.response()))
                         : dispatching.whole(d)
                                 .flatMap(answered -> stage(answered.dispatched(), x -> refusals.apply(answered)))
-                                .flatMap(answered -> stage(answered.dispatched(), x -> answer(answered))));
+                                .flatMap(answered -> stage(answered.dispatched(), x -> Mono.just(answer(answered)))));
     }
 
-    private Mono<ServerResponse> answer(Dispatching.Answered answered) {
+    private Reply answer(Dispatching.Answered answered) {
         Progress.Dispatched dispatched = answered.dispatched();
         ObjectNode body = answered.body();
         if (dispatched.arrival().traceBody()) {

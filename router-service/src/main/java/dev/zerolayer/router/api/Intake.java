@@ -12,8 +12,8 @@ import dev.zerolayer.router.wire.RequestParser;
 import java.net.InetSocketAddress;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
-import org.springframework.web.reactive.function.server.ServerRequest;
 import reactor.core.publisher.Mono;
+import reactor.netty.http.server.HttpServerRequest;
 import tools.jackson.databind.node.ObjectNode;
 
 /** The first stages: authenticate and rate-limit the caller, read its body within the limit, parse and validate it. */
@@ -48,7 +48,7 @@ final class Intake {
         return new Progress.Caller(arrival, keyId, pin);
     }
 
-    Mono<Progress.Read> read(Progress.Caller caller, ServerRequest http) {
+    Mono<Progress.Read> read(Progress.Caller caller, HttpServerRequest http) {
         return bodies.read(http).map(bytes -> new Progress.Read(caller, bytes));
     }
 

@@ -5,6 +5,7 @@ import dev.zerolayer.platform.web.PassedHeaders;
 import dev.zerolayer.router.answer.ItemHeldElsewhere;
 import dev.zerolayer.router.wire.ApiException;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.handler.codec.http.DefaultHttpHeaders;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Optional;
@@ -13,12 +14,13 @@ import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.NettyDataBufferFactory;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.support.Netty4HeadersAdapter;
 import org.springframework.web.reactive.function.client.WebClient;
 import org.springframework.web.reactive.function.client.WebClientRequestException;
-import org.springframework.web.reactive.function.server.ServerRequest;
-import org.springframework.web.reactive.function.server.ServerResponse;
 import org.springframework.web.util.UriComponentsBuilder;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -61,10 +63,11 @@ public final class PeerForwarding {
      * The holder's answer to the same request; a {@link Progress.Failed} with the 404 when the holder cannot be reached
      * (its items went with it), 504 when it does not start its answer in time, 502 when the exchange breaks.
      */
-    Mono<ServerResponse> forward(ServerRequest http, Progress.Read read, ItemHeldElsewhere held) {
-        URI target = UriComponentsBuilder.fromUri(held.holder()).replacePath(http.uri().getRawPath())
-                .replaceQuery(http.uri().getRawQuery()).build(true).toUri();
-        WebClient.RequestBodySpec call = client.method(http.method()).uri(target)
+    Mono<Reply> forward(ClientCall call, Progress.Read read, ItemHeldElsewhere held) {
+        URI target = UriComponentsBuilder.fromUri(held.holder()).replacePath(call.path())
+                .replaceQuery(read.arrival().query()).build(true).toUri();
+        HttpMethod method = HttpMethod.valueOf(call.http().method().name());
+        WebClient.RequestBodySpec relayed = client.method(method).uri(target)
                 .headers(headers -> {
                     PassedHeaders.copy(read.arrival().headers(), headers);
                     headers.set(LeaderForwarding.FORWARDED_FROM, replica);
@@ -72,7 +75,7 @@ public final class PeerForwarding {
                     proof.get().ifPresent(token -> headers.set(PEER_PROOF, token));
                 });
         // a read or a deletion of a stored answer has no body to pass
-        return (HttpMethod.POST.equals(http.method()) ? call.bodyValue(read.body()) : call)
+        return (HttpMethod.POST.equals(method) ? relayed.bodyValue(read.body()) : relayed)
                 .retrieve()
                 .onStatus(status -> true, response -> Mono.empty()) // every status is the holder's answer
                 .toEntityFlux(DataBuffer.class)
@@ -98,8 +101,7 @@ public final class PeerForwarding {
     }
 
     /** The holder's answer as it comes; this replica's part of the request (its span) ends here. */
-    private Mono<ServerResponse> relay(Progress.Read read, ItemHeldElsewhere held,
-            ResponseEntity<Flux<DataBuffer>> answer) {
+    private Mono<Reply> relay(Progress.Read read, ItemHeldElsewhere held, ResponseEntity<Flux<DataBuffer>> answer) {
         count("forwarded");
         io.micrometer.tracing.Span span = read.arrival().span();
         span.tag("zerolayer.request_id", read.arrival().requestId());
@@ -108,9 +110,10 @@ public final class PeerForwarding {
         span.tag("http.response.status_code", Integer.toString(answer.getStatusCode().value()));
         span.end();
         Flux<DataBuffer> body = answer.getBody() == null ? Flux.empty() : answer.getBody();
-        return ServerResponse.status(answer.getStatusCode())
-                .headers(headers -> PassedHeaders.copy(answer.getHeaders(), headers))
-                .body(body, DataBuffer.class);
+        io.netty.handler.codec.http.HttpHeaders headers = new DefaultHttpHeaders();
+        PassedHeaders.copy(answer.getHeaders(), new HttpHeaders(new Netty4HeadersAdapter(headers)));
+        return Mono.just(new Reply(answer.getStatusCode().value(), headers,
+                body.map(NettyDataBufferFactory::toByteBuf)));
     }
 
     private void count(String outcome) {

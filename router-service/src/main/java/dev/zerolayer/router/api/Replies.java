@@ -3,15 +3,14 @@ package dev.zerolayer.router.api;
 import dev.zerolayer.contracts.codec.EventCodec;
 import dev.zerolayer.contracts.http.ZeroLayerHeaders;
 import dev.zerolayer.contracts.router.DecisionStatus;
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.MediaType;
-import org.springframework.web.reactive.function.server.ServerResponse;
-import reactor.core.publisher.Mono;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
 import tools.jackson.databind.JsonNode;
 
 /**
- * The outcome stage's responses: a JSON answer or an error in the client API's shape, each recorded once, each with
- * the trace and request ids, and the route and fallback headers as asked.
+ * The outcome stage's replies: a JSON answer or an error in the client API's shape, each recorded once, each with the
+ * trace and request ids, and the route and fallback headers as asked.
  */
 final class Replies {
 
@@ -25,38 +24,35 @@ final class Replies {
     }
 
     /** A 200 JSON answer; route headers when the request was routed to a node that can serve it. */
-    Mono<ServerResponse> json(Progress progress, DecisionStatus status, JsonNode body) {
+    Reply json(Progress progress, DecisionStatus status, JsonNode body) {
         outcomes.record(progress, status, 200);
-        Progress.Arrival arrival = progress.arrival();
-        return ServerResponse.ok().contentType(MediaType.APPLICATION_JSON)
-                .header(ZeroLayerHeaders.TRACE_ID, arrival.traceId())
-                .header(REQUEST_ID, arrival.requestId())
-                .headers(headers -> {
-                    if (progress.routed() != null && progress.routed().decision().servable()) {
-                        routeHeaders(progress, headers);
-                    }
-                })
-                .bodyValue(EventCodec.bytes(body));
+        Reply reply = Reply.json(200, EventCodec.bytes(body));
+        ids(progress.arrival(), reply.headers());
+        if (progress.routed() != null && progress.routed().decision().servable()) {
+            routeHeaders(progress, reply.headers());
+        }
+        return reply;
     }
 
     /** A failure of any stage, answered with its status and the API's error body (see {@link Failures}). */
-    Mono<ServerResponse> error(Progress.Failed failed) {
+    Reply error(Progress.Failed failed) {
         Progress progress = failed.at();
         Failures.Failure failure = Failures.of(failed.getCause(), progress.arrival().api());
         outcomes.record(progress, failure.status(), failure.http());
-        Progress.Arrival arrival = progress.arrival();
-        return ServerResponse.status(failure.http()).contentType(MediaType.APPLICATION_JSON)
-                .header(ZeroLayerHeaders.TRACE_ID, arrival.traceId())
-                .header(REQUEST_ID, arrival.requestId())
-                .headers(headers -> {
-                    fallbackHeader(progress, headers);
-                    if (!progress.bodyRead()) {
-                        // refused before its body was read: the connection is not reused for a next request, so an
-                        // unread body can never be taken for one
-                        headers.set(HttpHeaders.CONNECTION, "close");
-                    }
-                })
-                .bodyValue(failure.body());
+        Reply reply = Reply.json(failure.http(), failure.body());
+        ids(progress.arrival(), reply.headers());
+        fallbackHeader(progress, reply.headers());
+        if (!progress.bodyRead()) {
+            // refused before its body was read: the connection is not reused for a next request, so an unread body
+            // can never be taken for one
+            reply.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        }
+        return reply;
+    }
+
+    static void ids(Progress.Arrival arrival, HttpHeaders headers) {
+        headers.set(ZeroLayerHeaders.TRACE_ID, arrival.traceId());
+        headers.set(REQUEST_ID, arrival.requestId());
     }
 
     static void routeHeaders(Progress progress, HttpHeaders headers) {

@@ -1,12 +1,11 @@
 package dev.zerolayer.router.api;
 
 import dev.zerolayer.router.wire.ApiException;
+import io.netty.buffer.ByteBuf;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import java.util.Arrays;
-import org.springframework.core.io.buffer.DataBuffer;
-import org.springframework.core.io.buffer.DataBufferUtils;
-import org.springframework.web.reactive.function.BodyExtractors;
-import org.springframework.web.reactive.function.server.ServerRequest;
 import reactor.core.publisher.Mono;
+import reactor.netty.http.server.HttpServerRequest;
 
 /**
  * Reads a client body up to the limit. A larger one is read on and dropped, up to {@link #DRAIN_FACTOR} times the
@@ -24,20 +23,28 @@ final class RequestBodies {
         this.limit = limit;
     }
 
-    Mono<byte[]> read(ServerRequest http) {
-        long declared = http.headers().contentLength().orElse(-1);
+    /** The body's bytes (the server releases each chunk once it has been copied here). */
+    Mono<byte[]> read(HttpServerRequest http) {
+        long declared = declaredLength(http.requestHeaders().get(HttpHeaderNames.CONTENT_LENGTH));
         if (declared > limit * DRAIN_FACTOR) {
             return Mono.error(tooLarge());
         }
-        return http.body(BodyExtractors.toDataBuffers())
-                .reduce(new Buffer(limit, declared), (buffer, chunk) -> {
-                    try {
-                        return buffer.append(chunk);
-                    } finally {
-                        DataBufferUtils.release(chunk);
-                    }
-                })
+        return http.receive()
+                .reduce(new Buffer(limit, declared), Buffer::append)
                 .flatMap(buffer -> buffer.seen > limit ? Mono.error(tooLarge()) : Mono.just(buffer.bytes()));
+    }
+
+    /** A declared Content-Length, or -1 when there is none that reads as one. */
+    static long declaredLength(String header) {
+        if (header == null) {
+            return -1;
+        }
+        try {
+            long length = Long.parseLong(header.strip());
+            return length < 0 ? -1 : length;
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     private ApiException tooLarge() {
@@ -54,8 +61,8 @@ final class RequestBodies {
             bytes = new byte[(int) Math.max(256, Math.min(limit, declared < 0 ? 8192 : declared))];
         }
 
-        Buffer append(DataBuffer chunk) {
-            int readable = chunk.readableByteCount();
+        Buffer append(ByteBuf chunk) {
+            int readable = chunk.readableBytes();
             seen += readable;
             if (seen > limit * DRAIN_FACTOR) {
                 throw tooLarge();
@@ -66,7 +73,7 @@ final class RequestBodies {
             if (size + readable > bytes.length) {
                 bytes = Arrays.copyOf(bytes, (int) Math.min(limit, Math.max(bytes.length * 2L, (long) size + readable)));
             }
-            chunk.read(bytes, size, readable);
+            chunk.getBytes(chunk.readerIndex(), bytes, size, readable);
             size += readable;
             return this;
         }

@@ -25,10 +25,6 @@ import org.springframework.context.Lifecycle;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.kafka.support.KafkaHeaders;
 import org.springframework.messaging.support.MessageBuilder;
-import org.springframework.web.reactive.function.server.RequestPredicate;
-import org.springframework.web.reactive.function.server.RouterFunction;
-import org.springframework.web.reactive.function.server.RouterFunctions;
-import org.springframework.web.reactive.function.server.ServerResponse;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.netty.ByteBufMono;
@@ -103,17 +99,9 @@ public class WarmUp implements SmartLifecycle, HealthIndicator {
         return done;
     }
 
-    /** The warm-up's routes: the client APIs under {@link #PREFIX}, matched only while the warm-up runs. */
-    public RouterFunction<ServerResponse> routes() {
-        RequestPredicate open = request -> this.open;
-        return RouterFunctions.route()
-                .POST(PREFIX + "/v1/messages/count_tokens", open, gateway::countTokens)
-                .POST(PREFIX + "/v1/messages", open, gateway::messages)
-                .POST(PREFIX + "/v1/chat/completions", open, gateway::chatCompletions)
-                .POST(PREFIX + "/v1/responses", open, gateway::responses)
-                .POST(PREFIX + "/v1/completions", open, gateway::completions)
-                .POST(PREFIX + "/v1/route/explain", open, gateway::explain)
-                .build();
+    /** The warm-up's gateway, serving the client APIs under {@link #PREFIX} while the warm-up runs; null otherwise. */
+    public GatewayHandler openGateway() {
+        return open ? gateway : null;
     }
 
     @Override

@@ -335,6 +335,12 @@ class RouterReliabilityIT {
                     + "{\"type\":\"message_stop\"}\n\n");
             assertThat(stream.headers().firstValue("X-Anthropic-Route")).hasValue("sonnet/" + s.cluster("sx") + "/"
                     + s.id("s-good"));
+            // framed for a kept-alive connection: the stream chunked, a whole answer with its length
+            assertThat(stream.headers().firstValue("transfer-encoding")).hasValue("chunked");
+            assertThat(stream.headers().firstValue("connection")).isEmpty();
+            assertThat(openAi.headers().firstValue("content-length")).hasValue(
+                    Integer.toString(openAi.body().getBytes(StandardCharsets.UTF_8).length));
+            assertThat(openAi.headers().firstValue("transfer-encoding")).isEmpty();
 
             // with no other node: 529 in the API's own shape (what any failed attempt gives), never the redirect
             HttpResponse<String> nowhere = post(a, "/v1/messages", anthropic("claude-opus-4-1", "Say hi"),
