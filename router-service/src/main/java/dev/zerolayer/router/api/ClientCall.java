@@ -11,7 +11,11 @@ public record ClientCall(HttpServerRequest http, HttpServerResponse response, St
 
     /** The call, its path and query read from the request target (origin-form, or absolute-form). */
     public static ClientCall of(HttpServerRequest http, HttpServerResponse response) {
-        return new ClientCall(http, response, path(http.uri()), query(http.uri()));
+        String uri = http.uri();
+        int start = pathStart(uri);
+        int question = uri.indexOf('?', start);
+        return new ClientCall(http, response, path(uri, start, question),
+                question < 0 ? null : uri.substring(question + 1));
     }
 
     /** The raw query of a request target, or null when it has none (an empty one is ""). */
@@ -23,7 +27,10 @@ public record ClientCall(HttpServerRequest http, HttpServerResponse response, St
     /** The raw path of a request target. */
     public static String path(String uri) {
         int start = pathStart(uri);
-        int question = uri.indexOf('?', start);
+        return path(uri, start, uri.indexOf('?', start));
+    }
+
+    private static String path(String uri, int start, int question) {
         int end = question < 0 ? uri.length() : question;
         return start >= end ? "/" : uri.substring(start, end);
     }

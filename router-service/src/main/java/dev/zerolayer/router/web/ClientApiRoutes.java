@@ -23,7 +23,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.util.UriUtils;
 import reactor.core.publisher.Mono;
-import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
 
 /**
@@ -48,10 +47,10 @@ public class ClientApiRoutes {
     WebServerFactoryCustomizer<NettyReactiveWebServerFactory> clientApiServerRoutes(GatewayHandler gateway,
             WarmUp warmUp) {
         return factory -> factory.addRouteProviders(routes -> routes.route(
-                request -> endpoint(request, gateway, warmUp) != null,
+                request -> endpoint(request.method(), ClientCall.path(request.uri()), gateway, warmUp) != null,
                 (request, response) -> {
                     ClientCall call = ClientCall.of(request, response);
-                    Endpoint endpoint = endpoint(request, gateway, warmUp);
+                    Endpoint endpoint = endpoint(request.method(), call.path(), gateway, warmUp);
                     // the warm-up closed between the match and now: its paths are unknown again
                     return endpoint == null ? response.sendNotFound() : Mono.defer(() -> endpoint.serve(call))
                             .onErrorResume(e -> !response.hasSentHeaders(), e -> internalError(call, e));
@@ -85,9 +84,7 @@ public class ClientApiRoutes {
     }
 
     /** The endpoint a request names, or null when it names none of these (WebFlux has it then). */
-    private static Endpoint endpoint(HttpServerRequest request, GatewayHandler gateway, WarmUp warmUp) {
-        String path = ClientCall.path(request.uri());
-        HttpMethod method = request.method();
+    private static Endpoint endpoint(HttpMethod method, String path, GatewayHandler gateway, WarmUp warmUp) {
         if (path.startsWith(WarmUp.PREFIX + "/")) {
             GatewayHandler warming = warmUp.openGateway();
             if (warming == null || !HttpMethod.POST.equals(method)) {
